@@ -1,0 +1,96 @@
+//! The resource of the design contract: a user store in memory.
+//!
+//! ```text
+//! cargo run --example users
+//! curl -i localhost:8080/users
+//! curl -i -X POST localhost:8080/users -H 'content-type: application/json' -d '{"id":1,"name":"Ada"}'
+//! curl -i localhost:8080/users/1
+//! curl -i --http2-prior-knowledge localhost:8080/users/1
+//! curl -i -X DELETE localhost:8080/users/1
+//! curl -i localhost:8080/users/abc       # 405: only DELETE takes a non-numeric id
+//! curl -i localhost:8080/users?limit=x   # 400: problem details naming `limit`
+//! ```
+
+use std::sync::Mutex;
+
+use restlight::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// A user.
+#[derive(Debug, Serialize, Deserialize, Clone)]
+pub struct User {
+    /// The id.
+    pub id: u64,
+    /// The name.
+    pub name: String,
+}
+
+/// The resource: its state lives in the struct, shared by all requests.
+#[derive(Debug, Default)]
+pub struct UserResource {
+    users: Mutex<Vec<User>>,
+}
+
+#[restlight::path("/users")]
+#[produces("application/json")]
+impl UserResource {
+    #[get]
+    async fn list(
+        &self,
+        #[query_param("limit")]
+        #[default_value("20")]
+        limit: usize,
+        #[header_param("X-Tenant")] tenant: Option<String>,
+    ) -> Vec<User> {
+        let _ = tenant;
+        self.users.lock().unwrap().iter().take(limit).cloned().collect()
+    }
+
+    #[get]
+    #[path("/{id: \\d+}")]
+    async fn get(&self, #[path_param("id")] id: u64) -> Result<User, HttpError> {
+        self.users
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|u| u.id == id)
+            .cloned()
+            .ok_or_else(|| HttpError::not_found(format!("no user {id}")))
+    }
+
+    #[post]
+    #[consumes("application/json")]
+    async fn create(&self, user: User) -> Created<User> {
+        self.users.lock().unwrap().push(user.clone());
+        Created(user)
+    }
+
+    #[delete]
+    #[path("/{id}")]
+    #[scheduled(biz)]
+    fn delete(&self, #[path_param] id: u64) -> StatusCode {
+        let mut users = self.users.lock().unwrap();
+        let before = users.len();
+        users.retain(|u| u.id != id);
+        if users.len() < before {
+            StatusCode::NO_CONTENT
+        } else {
+            StatusCode::NOT_FOUND
+        }
+    }
+}
+
+#[restlight::get("/hello")]
+#[produces("text/plain")]
+async fn hello() -> &'static str {
+    "Hello Restlight!"
+}
+
+fn main() -> restlight::Result<()> {
+    let port = std::env::var("PORT").ok().and_then(|p| p.parse().ok()).unwrap_or(8080);
+    Restlight::new()
+        .resource(UserResource::default())
+        .route(get("/ping").handle(|_ctx| async { "pong" }))
+        .port(port)
+        .run()
+}

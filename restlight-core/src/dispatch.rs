@@ -1,0 +1,199 @@
+//! One request through the application: route, read, run, respond.
+
+use std::net::SocketAddr;
+use std::panic::AssertUnwindSafe;
+
+use bytes::Bytes;
+use futures_util::FutureExt;
+use http::header::{HeaderValue, ACCEPT, ALLOW, CONTENT_LENGTH, CONTENT_TYPE, HOST};
+use http::{Request, StatusCode, Version};
+use http_body_util::{BodyExt, Limited};
+
+use crate::app::{App, CompiledRoute};
+use crate::body::Body;
+use crate::codec;
+use crate::error::{BoxError, HttpError};
+use crate::executor::panicked;
+use crate::media::{negotiate, MediaType};
+use crate::request::RequestContext;
+use crate::response::{DefaultContentType, IntoResponse, Response, TEXT_PLAIN_UTF8};
+use crate::router::{Lookup, RouteError};
+
+impl App {
+    /// Serves one request: routing (404, 405, 415, 406), reading the body
+    /// (413 past the limit), the handler on its executor, the encoding of
+    /// the returned value. Every failure becomes a problem-details response;
+    /// a panicking handler gives 500.
+    pub async fn dispatch<B>(&self, req: Request<B>, remote: Option<SocketAddr>) -> Response
+    where
+        B: http_body::Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<BoxError>,
+    {
+        let (parts, body) = req.into_parts();
+        let accept = parts.headers.get(ACCEPT).cloned();
+        let accept_str = accept.as_ref().and_then(|v| v.to_str().ok());
+        if parts.version == Version::HTTP_11 && !parts.headers.contains_key(HOST) && parts.uri.authority().is_none() {
+            return finish_error(HttpError::bad_request("HTTP/1.1 request without a Host header"), accept_str);
+        }
+        let content_type = parts.headers.get(CONTENT_TYPE).map(|v| v.to_str().unwrap_or("\u{0}"));
+        let found = match self.inner.router.lookup(&parts.method, parts.uri.path(), content_type, accept_str) {
+            Ok(Lookup::Matched(m)) => m,
+            Ok(Lookup::Options { allow }) => {
+                let mut res = Response::new(Body::empty());
+                res.headers_mut().insert(ALLOW, allow);
+                res.headers_mut().insert(CONTENT_LENGTH, HeaderValue::from_static("0"));
+                return res;
+            }
+            Err(e) => return finish_error(route_error(e, &parts.method, parts.uri.path()), accept_str),
+        };
+        let route = &self.inner.routes[found.index];
+        let produce = found.produce.cloned();
+        let head = found.head_from_get;
+        let body = match read_body(body, &parts.headers, self.inner.max_body).await {
+            Ok(b) => b,
+            Err(e) => return finish_error(e, accept_str),
+        };
+        let ctx = RequestContext::new(parts, body, found.params, found.matrix, remote, produce.clone());
+        let res = run(route, ctx).await;
+        finish(res, produce.as_ref(), accept.as_ref().and_then(|v| v.to_str().ok()), head)
+    }
+}
+
+async fn run(route: &CompiledRoute, ctx: RequestContext) -> Response {
+    let task = route.handler.call(ctx);
+    let res = match &route.exec {
+        None => AssertUnwindSafe(task).catch_unwind().await.unwrap_or_else(|_| panicked()),
+        Some(exec) => exec.execute(task).await,
+    };
+    if res.status() == StatusCode::INTERNAL_SERVER_ERROR {
+        if let Some(e) = res.extensions().get::<HttpError>() {
+            tracing::error!(route = %route.info.name, location = %route.info.location, "{}", e.detail());
+        }
+    }
+    res
+}
+
+async fn read_body<B>(body: B, headers: &http::HeaderMap, limit: usize) -> Result<Bytes, HttpError>
+where
+    B: http_body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<BoxError>,
+{
+    if body.is_end_stream() {
+        return Ok(Bytes::new());
+    }
+    let too_large = || {
+        HttpError::payload_too_large(format!("the request entity is larger than the limit of {limit} bytes"))
+            .with("limit", limit)
+    };
+    let declared = headers.get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(too_large());
+    }
+    match Limited::new(body, limit).collect().await {
+        Ok(collected) => Ok(collected.to_bytes()),
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(too_large()),
+        Err(e) => Err(HttpError::bad_request(format!("the request body could not be read: {e}"))),
+    }
+}
+
+fn route_error(e: RouteError, method: &http::Method, path: &str) -> HttpError {
+    match e {
+        RouteError::NotFound => HttpError::not_found(format!("no route for `{path}`")).with("path", path),
+        RouteError::MethodNotAllowed { allow } => {
+            let allowed = allow.to_str().unwrap_or("").to_owned();
+            HttpError::method_not_allowed(format!("method {method} is not allowed on `{path}`; allowed: {allowed}"))
+                .with("path", path)
+                .with("allow", allowed)
+                .with_header(ALLOW, allow)
+        }
+        RouteError::UnsupportedMediaType { content_type, consumable } => {
+            let list: Vec<String> = consumable.iter().map(ToString::to_string).collect();
+            HttpError::unsupported_media_type(format!(
+                "Content-Type `{content_type}` is not consumed by `{path}`; consumable: {}",
+                list.join(", ")
+            ))
+            .with("contentType", content_type)
+            .with("consumable", list)
+        }
+        RouteError::NotAcceptable { accept, producible } => {
+            let list: Vec<String> = producible.iter().map(ToString::to_string).collect();
+            HttpError::not_acceptable(format!(
+                "nothing `{path}` produces is acceptable to `{accept}`; producible: {}",
+                list.join(", ")
+            ))
+            .with("accept", accept)
+            .with("producible", list)
+        }
+        RouteError::BadPath { reason } => HttpError::bad_request(format!("malformed request path: {reason}")),
+        #[allow(unreachable_patterns)]
+        other => HttpError::bad_request(other.to_string()),
+    }
+}
+
+fn finish_error(e: HttpError, accept: Option<&str>) -> Response {
+    finish(e.into_response(), None, accept, false)
+}
+
+/// Encodes a deferred entity, fills in `Content-Type`, adapts problem
+/// details to a text-only client, and empties the body of a HEAD answer.
+fn finish(mut res: Response, produce: Option<&MediaType>, accept: Option<&str>, head: bool) -> Response {
+    if let Some(value) = res.body_mut().take_deferred() {
+        let media = match produce {
+            Some(p) if !p.is_wildcard() => Some(p.clone()),
+            _ => negotiate(accept, codec::writable()).cloned(),
+        };
+        let encoded = match media {
+            Some(m) => value.encode(&m).map(|bytes| (bytes, m)),
+            None => Err(HttpError::not_acceptable(format!(
+                "the response can be written as {} only, which `{}` does not accept",
+                codec::writable().iter().map(ToString::to_string).collect::<Vec<_>>().join(", "),
+                accept.unwrap_or("")
+            ))),
+        };
+        match encoded {
+            Ok((bytes, media)) => {
+                *res.body_mut() = Body::from(bytes);
+                res.headers_mut().insert(CONTENT_TYPE, media.header_value().clone());
+            }
+            Err(e) => return finish_error(e, accept),
+        }
+    }
+    if let Some(error) = res.extensions().get::<HttpError>() {
+        if wants_text(accept) {
+            let text = codec::problem_text(error);
+            *res.body_mut() = text;
+            res.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static(TEXT_PLAIN_UTF8));
+        }
+    }
+    if !res.headers().contains_key(CONTENT_TYPE) && res.body().exact_len() != Some(0) {
+        let value = match (produce, res.extensions().get::<DefaultContentType>()) {
+            (Some(p), _) if !p.is_wildcard() => Some(p.header_value().clone()),
+            (_, Some(DefaultContentType(d))) => Some(HeaderValue::from_static(d)),
+            _ => None,
+        };
+        if let Some(v) = value {
+            res.headers_mut().insert(CONTENT_TYPE, v);
+        }
+    }
+    if head {
+        if let Some(len) = res.body().exact_len() {
+            res.headers_mut().insert(CONTENT_LENGTH, HeaderValue::from(len));
+        }
+        *res.body_mut() = Body::empty();
+    }
+    res
+}
+
+/// A client that accepts text but neither JSON nor problem+json.
+fn wants_text(accept: Option<&str>) -> bool {
+    use std::sync::OnceLock;
+    static CHOICES: OnceLock<Vec<MediaType>> = OnceLock::new();
+    let Some(accept) = accept else { return false };
+    let choices = CHOICES.get_or_init(|| {
+        ["application/problem+json", "application/json", "text/plain"]
+            .iter()
+            .filter_map(|m| MediaType::parse(m).ok())
+            .collect()
+    });
+    negotiate(Some(accept), choices).is_some_and(|m| m.essence() == "text/plain")
+}

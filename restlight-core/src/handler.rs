@@ -1,0 +1,120 @@
+//! Handlers and the startup bindings that build them.
+
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use crate::error::StartupError;
+use crate::request::RequestContext;
+use crate::response::Response;
+
+/// A boxed, sendable future.
+pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
+
+type HandlerFn = dyn Fn(RequestContext) -> BoxFuture<Response> + Send + Sync;
+
+/// A route's handler: takes the request, yields the response.
+///
+/// Parameter resolution, the call and the conversion of the return value all
+/// happen inside; errors are already responses (problem details).
+#[derive(Clone)]
+pub struct Handler(Arc<HandlerFn>);
+
+impl Handler {
+    /// Wraps a function returning a boxed future.
+    pub fn new<F>(f: F) -> Self
+    where
+        F: Fn(RequestContext) -> BoxFuture<Response> + Send + Sync + 'static,
+    {
+        Self(Arc::new(f))
+    }
+
+    /// Runs the handler.
+    #[must_use]
+    pub fn call(&self, ctx: RequestContext) -> BoxFuture<Response> {
+        (self.0)(ctx)
+    }
+}
+
+impl fmt::Debug for Handler {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Handler")
+    }
+}
+
+type Shared = Arc<dyn Any + Send + Sync>;
+
+/// Instances registered with `.resource(..)` and `.bean(..)`, keyed by type.
+#[derive(Clone, Default)]
+pub(crate) struct Registry {
+    entries: HashMap<TypeId, (Shared, &'static str)>,
+}
+
+impl fmt::Debug for Registry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.entries.values().map(|(_, name)| name)).finish()
+    }
+}
+
+impl Registry {
+    /// Registers `value` under its type, replacing an earlier one.
+    pub(crate) fn insert<T: Send + Sync + 'static>(&mut self, value: Arc<T>) {
+        self.entries.insert(TypeId::of::<T>(), (value, std::any::type_name::<T>()));
+    }
+
+    /// The instance of type `T`, if registered.
+    #[must_use]
+    pub(crate) fn get<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
+        self.entries.get(&TypeId::of::<T>()).and_then(|(v, _)| Arc::clone(v).downcast::<T>().ok())
+    }
+}
+
+/// What a handler factory may ask for at startup: its resource instance and
+/// its `#[context]` beans. Missing ones are startup errors naming the type.
+#[derive(Debug)]
+pub struct Bindings<'a> {
+    pub(crate) resources: &'a mut Registry,
+    pub(crate) beans: &'a Registry,
+    pub(crate) route: &'a str,
+}
+
+impl<'a> Bindings<'a> {
+    pub(crate) fn new(resources: &'a mut Registry, beans: &'a Registry, route: &'a str) -> Self {
+        Self { resources, beans, route }
+    }
+
+    /// The resource instance of type `T`: the one registered with
+    /// `.resource(..)`, else one built once with `default` and shared by all
+    /// routes of the type.
+    ///
+    /// # Errors
+    /// [`StartupError::MissingResource`] when none is registered and `T` has no `Default`.
+    pub fn resource<T: Send + Sync + 'static>(&mut self, default: Option<fn() -> T>) -> Result<Arc<T>, StartupError> {
+        if let Some(found) = self.resources.get::<T>() {
+            return Ok(found);
+        }
+        let Some(make) = default else {
+            return Err(StartupError::MissingResource {
+                type_name: std::any::type_name::<T>(),
+                route: self.route.to_owned(),
+            });
+        };
+        let built = Arc::new(make());
+        self.resources.insert(Arc::clone(&built));
+        Ok(built)
+    }
+
+    /// The bean of type `T` registered with `.bean(..)`.
+    ///
+    /// # Errors
+    /// [`StartupError::MissingBean`] when no bean of that type is registered.
+    pub fn bean<T: Send + Sync + 'static>(&self) -> Result<Arc<T>, StartupError> {
+        self.beans.get::<T>().ok_or_else(|| StartupError::MissingBean {
+            type_name: std::any::type_name::<T>(),
+            route: self.route.to_owned(),
+        })
+    }
+}

@@ -1,0 +1,47 @@
+//! Restlight core: route descriptors, path templates and the compiled
+//! router, content negotiation, codecs, parameter conversion, request and
+//! response types, the application builder and the in-process mock client.
+//!
+//! Most users depend on the `restlight` facade instead; this crate serves
+//! those who embed the application in another server or test it without
+//! sockets.
+#![warn(missing_docs)]
+
+mod app;
+mod body;
+pub mod codec;
+mod descriptor;
+mod dispatch;
+mod error;
+mod executor;
+mod handler;
+pub mod media;
+mod param;
+#[doc(hidden)]
+pub mod private;
+mod request;
+mod response;
+mod route;
+pub mod router;
+pub mod test;
+
+pub use app::{App, AppBuilder, RouteInfo, DEFAULT_MAX_BODY};
+pub use body::Body;
+pub use descriptor::{descriptors, ParamMeta, ParamSource, RouteDescriptor, SchedulerName};
+pub use error::{BoxError, Error, HttpError, Result, StartupError};
+pub use executor::{Executor, RuntimeExecutor};
+pub use handler::{Bindings, BoxFuture, Handler};
+pub use param::FromParam;
+pub use request::RequestContext;
+pub use response::{Created, Entity, IntoResponse, Json, NoContent, Response, ResponseBuilder};
+pub use route::{delete, get, head, options, patch, post, put, route, Route, RouteBuilder};
+
+/// Runs the route-level startup checks (malformed templates, conflicting
+/// routes with both locations, bad media types) on every route linked into
+/// the binary: call it from a test so CI catches what startup would.
+///
+/// # Errors
+/// The problems found, all at once.
+pub fn check_routes() -> std::result::Result<(), StartupError> {
+    AppBuilder::new().check_routes()
+}

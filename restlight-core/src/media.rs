@@ -1,0 +1,390 @@
+//! Media types, `Accept` parsing and content negotiation.
+//!
+//! ```
+//! use restlight_core::media::{negotiate, MediaType};
+//!
+//! let json = MediaType::parse("Application/JSON; charset=UTF-8").unwrap();
+//! assert_eq!(json.essence(), "application/json");
+//! assert_eq!(json.to_string(), "application/json; charset=utf-8");
+//!
+//! let producible = [MediaType::parse("application/json").unwrap(),
+//!                   MediaType::parse("text/plain").unwrap()];
+//! let best = negotiate(Some("text/*;q=0.9, application/json;q=0.5"), &producible);
+//! assert_eq!(best.map(MediaType::essence), Some("text/plain"));
+//! ```
+
+use std::borrow::Cow;
+use std::fmt;
+use std::str::FromStr;
+
+use http::HeaderValue;
+
+/// A media type such as `application/json` or `text/plain; charset=utf-8`.
+///
+/// Type and subtype are case-insensitive and kept lowercase; parameter names
+/// are lowercase, values are kept as given except `charset`, which is
+/// lowercased. The `q` weight of an `Accept` entry is not part of the type
+/// (see [`MediaRange`]): it and everything after it are dropped by [`parse`].
+///
+/// [`parse`]: MediaType::parse
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MediaType {
+    canonical: Box<str>,
+    slash: usize,
+    essence_len: usize,
+    params: Vec<(Box<str>, Box<str>)>,
+    header: HeaderValue,
+}
+
+/// A media type that could not be parsed; its message names the bad value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MediaTypeError(String);
+
+impl fmt::Display for MediaTypeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for MediaTypeError {}
+
+/// One entry of an `Accept` header: a media range and its weight.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MediaRange {
+    /// The range, possibly a wildcard (`*/*`, `text/*`).
+    pub media: MediaType,
+    /// The weight, `1.0` unless stated, clamped to `0.0..=1.0`.
+    pub q: f32,
+}
+
+impl MediaType {
+    /// Parses `type/subtype` with optional `; name=value` parameters.
+    ///
+    /// # Errors
+    /// When the value is not a media type (no `/`, bad token, bad parameter).
+    pub fn parse(s: &str) -> Result<MediaType, MediaTypeError> {
+        let entry = parse_entry(s.trim()).map_err(|why| error(s, why))?;
+        MediaType::from_entry(&entry).ok_or_else(|| error(s, "not a valid header value"))
+    }
+
+    fn from_entry(e: &Entry<'_>) -> Option<MediaType> {
+        let mut canonical = format!("{}/{}", e.type_, e.sub).to_ascii_lowercase();
+        let essence_len = canonical.len();
+        let mut params = Vec::with_capacity(e.params.len());
+        for (name, value) in &e.params {
+            let name = name.to_ascii_lowercase();
+            let value = if name == "charset" { value.to_ascii_lowercase() } else { value.to_string() };
+            canonical.push_str("; ");
+            canonical.push_str(&name);
+            canonical.push('=');
+            if is_token(&value) {
+                canonical.push_str(&value);
+            } else {
+                canonical.push('"');
+                canonical.push_str(&value.replace('\\', "\\\\").replace('"', "\\\""));
+                canonical.push('"');
+            }
+            params.push((name.into_boxed_str(), value.into_boxed_str()));
+        }
+        let header = HeaderValue::from_str(&canonical).ok()?;
+        Some(MediaType { slash: e.type_.len(), essence_len, canonical: canonical.into(), params, header })
+    }
+
+    /// `type/subtype`, lowercase, without parameters: `"application/json"`.
+    #[must_use]
+    pub fn essence(&self) -> &str {
+        &self.canonical[..self.essence_len]
+    }
+
+    /// The top-level type: `"application"`, or `"*"`.
+    #[must_use]
+    pub fn type_(&self) -> &str {
+        &self.canonical[..self.slash]
+    }
+
+    /// The subtype: `"json"`, or `"*"`.
+    #[must_use]
+    pub fn subtype(&self) -> &str {
+        &self.canonical[self.slash + 1..self.essence_len]
+    }
+
+    /// The value of a parameter; the name is case-insensitive.
+    #[must_use]
+    pub fn param(&self, name: &str) -> Option<&str> {
+        self.params.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| &**v)
+    }
+
+    /// All parameters in the order given, names lowercase.
+    pub fn params(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.params.iter().map(|(n, v)| (&**n, &**v))
+    }
+
+    /// Whether the type or the subtype is `*`.
+    #[must_use]
+    pub fn is_wildcard(&self) -> bool {
+        self.type_() == "*" || self.subtype() == "*"
+    }
+
+    /// Wildcard-aware compatibility, in both directions: `*/*` and `text/*`
+    /// match `text/plain` and the other way round. Parameters are ignored
+    /// except when both sides carry the same one with different values
+    /// (`charset` is never compared).
+    #[must_use]
+    pub fn matches(&self, other: &MediaType) -> bool {
+        compatible(self.type_(), self.subtype(), other.type_(), other.subtype())
+            && params_agree(self.params(), |n| other.param(n))
+    }
+
+    /// The canonical form as a header value, computed once at parse time.
+    #[must_use]
+    pub fn header_value(&self) -> &HeaderValue {
+        &self.header
+    }
+}
+
+impl fmt::Display for MediaType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.canonical)
+    }
+}
+
+impl FromStr for MediaType {
+    type Err = MediaTypeError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        MediaType::parse(s)
+    }
+}
+
+/// Parses an `Accept` header. Tolerant: entries that do not parse are
+/// skipped; `q` defaults to 1 and is clamped to `0..=1`; a lone `*` is `*/*`.
+#[must_use]
+pub fn parse_accept(header: &str) -> Vec<MediaRange> {
+    parse_ranges(header)
+        .iter()
+        .filter_map(|e| {
+            let media = MediaType::from_entry(e)?;
+            Some(MediaRange { media, q: f32::from(e.q) / 1000.0 })
+        })
+        .collect()
+}
+
+/// Picks the best of `producible` for this `Accept` header (`None`, an empty
+/// header or one where no entry parses means anything is acceptable).
+///
+/// The highest `q` wins and `q=0` excludes; the `q` of a concrete producible
+/// type is that of the most specific range matching it. Among equal `q` the
+/// more specific accept range wins (`type/sub;param`, then `type/sub`, then
+/// `type/*`, then `*/*`), then the order of `producible`. A wildcard
+/// producible (`*/*`, `text/*`) is acceptable when any range with `q > 0`
+/// matches it; it is returned itself (the caller picks the concrete type
+/// from the header).
+#[must_use]
+pub fn negotiate<'a>(accept: Option<&str>, producible: &'a [MediaType]) -> Option<&'a MediaType> {
+    let ranges = accept.map(parse_ranges).unwrap_or_default();
+    best_of(&ranges, producible).map(|(_, media)| media)
+}
+
+/// How well one producible type fits an `Accept` header; greater is better.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Score {
+    /// Weight in thousandths.
+    q: u16,
+    /// Specificity of the deciding accept range.
+    spec: u8,
+}
+
+/// The best producible type with its score (first of equal scores).
+pub(crate) fn best_of<'a>(ranges: &[Entry<'_>], producible: &'a [MediaType]) -> Option<(Score, &'a MediaType)> {
+    let mut best: Option<(Score, &'a MediaType)> = None;
+    for media in producible {
+        if let Some(score) = score(ranges, media) {
+            if best.map_or(true, |(b, _)| score > b) {
+                best = Some((score, media));
+            }
+        }
+    }
+    best
+}
+
+/// The score of one producible type, `None` when it is not acceptable.
+pub(crate) fn score(ranges: &[Entry<'_>], media: &MediaType) -> Option<Score> {
+    if ranges.is_empty() {
+        return Some(Score { q: 1000, spec: 0 });
+    }
+    let matching = ranges.iter().filter(|r| r.matches(media));
+    if media.is_wildcard() {
+        return matching.filter(|r| r.q > 0).map(|r| Score { q: r.q, spec: r.specificity() }).max();
+    }
+    // The most specific range decides; among equally specific ones the highest q.
+    let deciding = matching.max_by_key(|r| (r.specificity(), r.q))?;
+    (deciding.q > 0).then(|| Score { q: deciding.q, spec: deciding.specificity() })
+}
+
+/// The specificity of a media type used as a consumes entry or a range.
+pub(crate) fn specificity(media: &MediaType) -> u8 {
+    spec_of(media.type_(), media.subtype(), media.params.is_empty())
+}
+
+fn spec_of(type_: &str, sub: &str, no_params: bool) -> u8 {
+    match (type_, sub) {
+        ("*", _) => 0,
+        (_, "*") => 1,
+        _ if no_params => 2,
+        _ => 3,
+    }
+}
+
+/// A borrowed, not yet normalised media range: one `Accept` entry.
+#[derive(Debug)]
+pub(crate) struct Entry<'s> {
+    type_: &'s str,
+    sub: &'s str,
+    params: Vec<(&'s str, Cow<'s, str>)>,
+    /// Weight in thousandths.
+    q: u16,
+}
+
+impl Entry<'_> {
+    fn specificity(&self) -> u8 {
+        spec_of(self.type_, self.sub, self.params.is_empty())
+    }
+
+    /// Compatibility with a media type, as [`MediaType::matches`].
+    pub(crate) fn matches(&self, media: &MediaType) -> bool {
+        compatible(self.type_, self.sub, media.type_(), media.subtype())
+            && params_agree(self.params.iter().map(|(n, v)| (*n, &**v)), |n| media.param(n))
+    }
+}
+
+/// Parses an `Accept` header into borrowed ranges, skipping bad entries.
+pub(crate) fn parse_ranges(header: &str) -> Vec<Entry<'_>> {
+    split_unquoted(header, b',').map(str::trim).filter(|s| !s.is_empty()).filter_map(|s| parse_entry(s).ok()).collect()
+}
+
+/// Parses one media type without allocating (e.g. a Content-Type header).
+pub(crate) fn parse_one(s: &str) -> Option<Entry<'_>> {
+    parse_entry(s.trim()).ok()
+}
+
+fn parse_entry(s: &str) -> Result<Entry<'_>, &'static str> {
+    let mut parts = split_unquoted(s, b';');
+    let essence = parts.next().unwrap_or_default().trim();
+    let (type_, sub) = if essence == "*" {
+        ("*", "*")
+    } else {
+        essence.split_once('/').ok_or("missing '/' between type and subtype")?
+    };
+    if !is_token(type_) || !is_token(sub) {
+        return Err("type and subtype must be non-empty tokens");
+    }
+    if type_ == "*" && sub != "*" {
+        return Err("a wildcard type needs a wildcard subtype");
+    }
+    let mut entry = Entry { type_, sub, params: Vec::new(), q: 1000 };
+    for part in parts {
+        let part = part.trim();
+        if part.is_empty() {
+            continue;
+        }
+        let (name, value) = part.split_once('=').ok_or("parameter without '='")?;
+        let (name, value) = (name.trim(), unquote(value.trim())?);
+        if !is_token(name) {
+            return Err("bad parameter name");
+        }
+        if name.eq_ignore_ascii_case("q") {
+            let q: f32 = value.parse().map_err(|_| "bad q value")?;
+            if q.is_nan() {
+                return Err("bad q value");
+            }
+            // Clamped to 0..=1 first, so the cast cannot truncate or wrap.
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            let milli = (q.clamp(0.0, 1.0) * 1000.0).round() as u16;
+            entry.q = milli;
+            break; // what follows q are accept extensions, not parameters
+        }
+        entry.params.push((name, value));
+    }
+    Ok(entry)
+}
+
+fn unquote(v: &str) -> Result<Cow<'_, str>, &'static str> {
+    let Some(inner) = v.strip_prefix('"') else {
+        return if is_token(v) { Ok(Cow::Borrowed(v)) } else { Err("bad parameter value") };
+    };
+    let inner = inner.strip_suffix('"').ok_or("unterminated quoted string")?;
+    if !inner.contains('\\') {
+        return Ok(Cow::Borrowed(inner));
+    }
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        out.push(if c == '\\' { chars.next().ok_or("dangling '\\' in quoted string")? } else { c });
+    }
+    Ok(Cow::Owned(out))
+}
+
+/// Splits on `sep` outside double quotes.
+fn split_unquoted(s: &str, sep: u8) -> SplitUnquoted<'_> {
+    SplitUnquoted { s, sep, done: false }
+}
+
+struct SplitUnquoted<'s> {
+    s: &'s str,
+    sep: u8,
+    done: bool,
+}
+
+impl<'s> Iterator for SplitUnquoted<'s> {
+    type Item = &'s str;
+
+    fn next(&mut self) -> Option<&'s str> {
+        if self.done {
+            return None;
+        }
+        if !self.s.contains('"') {
+            if let Some((piece, rest)) = self.s.split_once(char::from(self.sep)) {
+                self.s = rest;
+                return Some(piece);
+            }
+            self.done = true;
+            return Some(self.s);
+        }
+        let (mut quoted, mut escaped) = (false, false);
+        for (i, &b) in self.s.as_bytes().iter().enumerate() {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' if quoted => escaped = true,
+                b'"' => quoted = !quoted,
+                _ if b == self.sep && !quoted => {
+                    let (piece, rest) = (&self.s[..i], &self.s[i + 1..]);
+                    self.s = rest;
+                    return Some(piece);
+                }
+                _ => {}
+            }
+        }
+        self.done = true;
+        Some(self.s)
+    }
+}
+
+fn is_token(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+fn compatible(at: &str, asub: &str, bt: &str, bsub: &str) -> bool {
+    (at == "*" || bt == "*" || at.eq_ignore_ascii_case(bt))
+        && (asub == "*" || bsub == "*" || asub.eq_ignore_ascii_case(bsub))
+}
+
+fn params_agree<'x>(
+    mut mine: impl Iterator<Item = (&'x str, &'x str)>,
+    theirs: impl Fn(&str) -> Option<&'x str>,
+) -> bool {
+    mine.all(|(n, v)| n.eq_ignore_ascii_case("charset") || theirs(n).map_or(true, |w| w == v))
+}
+
+fn error(value: &str, why: &str) -> MediaTypeError {
+    MediaTypeError(format!("invalid media type `{value}`: {why}"))
+}

@@ -1,0 +1,132 @@
+//! Parameter conversion: from the text of a path variable, query value,
+//! header, cookie, matrix or form field to the handler's type.
+
+use std::fmt::Display;
+use std::str::FromStr;
+
+use crate::descriptor::ParamMeta;
+use crate::error::HttpError;
+use crate::request::RequestContext;
+
+/// Converts the text of a request parameter into a value.
+///
+/// Implemented for every `FromStr` type whose error is `Display`: the std
+/// numbers, `bool`, `char`, `String`, `IpAddr`, `Uuid`-like types, ... To read
+/// your own type, implement `FromStr` for it.
+///
+/// ```
+/// use restlight_core::FromParam;
+/// assert_eq!(u16::from_param("8080"), Ok(8080));
+/// assert!(u8::from_param("300").is_err());
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be read from a request parameter",
+    label = "this type cannot be converted from the parameter's text",
+    note = "implement `std::str::FromStr` (with an error that implements `Display`) for `{Self}`, or take `String`"
+)]
+pub trait FromParam: Sized {
+    /// Parses the value.
+    ///
+    /// # Errors
+    /// A message saying why the text is not a valid value.
+    fn from_param(value: &str) -> Result<Self, String>;
+}
+
+impl<T> FromParam for T
+where
+    T: FromStr,
+    T::Err: Display,
+{
+    fn from_param(value: &str) -> Result<Self, String> {
+        value.parse().map_err(|e: T::Err| e.to_string())
+    }
+}
+
+fn missing(meta: &ParamMeta) -> HttpError {
+    HttpError::bad_request(format!("missing required {} parameter `{}`", meta.source, meta.name))
+        .with("parameter", meta.name)
+        .with("source", meta.source.as_str())
+}
+
+/// The type a single value converts to: `u8` for `Option<u8>` or `Vec<u8>`.
+fn value_type(rust_type: &str) -> &str {
+    ["Option<", "Vec<"]
+        .iter()
+        .find_map(|w| rust_type.strip_prefix(w).and_then(|t| t.strip_suffix('>')))
+        .map_or(rust_type, str::trim)
+}
+
+fn invalid(meta: &ParamMeta, value: &str, why: &str) -> HttpError {
+    HttpError::bad_request(format!(
+        "{} parameter `{}`: `{value}` is not a valid `{}`: {why}",
+        meta.source,
+        meta.name,
+        value_type(meta.rust_type)
+    ))
+    .with("parameter", meta.name)
+    .with("source", meta.source.as_str())
+    .with("value", value)
+}
+
+/// Parses one value; an empty value that does not parse counts as absent.
+fn parse<T: FromParam>(meta: &ParamMeta, value: &str) -> Result<Option<T>, HttpError> {
+    match T::from_param(value) {
+        Ok(v) => Ok(Some(v)),
+        Err(_) if value.is_empty() => Ok(None),
+        Err(why) => Err(invalid(meta, value, &why)),
+    }
+}
+
+fn parse_default<T: FromParam>(meta: &ParamMeta) -> Result<Option<T>, HttpError> {
+    match meta.default {
+        Some(d) => T::from_param(d).map(Some).map_err(|why| {
+            HttpError::internal(format!(
+                "the default value `{d}` of {} parameter `{}` is not a valid `{}`: {why}",
+                meta.source,
+                meta.name,
+                value_type(meta.rust_type)
+            ))
+        }),
+        None => Ok(None),
+    }
+}
+
+/// An optional parameter (`Option<T>`): absent and without default is `None`.
+///
+/// # Errors
+/// 400 naming the parameter, its source and the value when it does not convert.
+pub fn optional<T: FromParam>(ctx: &RequestContext, meta: &ParamMeta) -> Result<Option<T>, HttpError> {
+    if let Some(raw) = ctx.first_value(meta.source, meta.name) {
+        if let Some(v) = parse(meta, &raw)? {
+            return Ok(Some(v));
+        }
+    }
+    parse_default(meta)
+}
+
+/// A required parameter: absent without default is 400.
+///
+/// # Errors
+/// 400 when missing or not convertible.
+pub fn required<T: FromParam>(ctx: &RequestContext, meta: &ParamMeta) -> Result<T, HttpError> {
+    optional(ctx, meta)?.ok_or_else(|| missing(meta))
+}
+
+/// A repeated parameter (`Vec<T>`): every value in request order; none gives
+/// the default value alone, or an empty list.
+///
+/// # Errors
+/// 400 naming the first value that does not convert.
+pub fn repeated<T: FromParam>(ctx: &RequestContext, meta: &ParamMeta) -> Result<Vec<T>, HttpError> {
+    let values = ctx.all_values(meta.source, meta.name);
+    let mut out = Vec::with_capacity(values.len());
+    for raw in &values {
+        if let Some(v) = parse(meta, raw)? {
+            out.push(v);
+        }
+    }
+    if out.is_empty() {
+        out.extend(parse_default(meta)?);
+    }
+    Ok(out)
+}

@@ -1,0 +1,231 @@
+//! The request as a handler sees it.
+
+use std::borrow::Cow;
+use std::net::SocketAddr;
+use std::sync::OnceLock;
+
+use bytes::Bytes;
+use http::{HeaderMap, Method, Uri, Version};
+
+use crate::descriptor::ParamSource;
+use crate::media::MediaType;
+use crate::router::{MatrixParams, PathParams};
+
+type Pairs = Vec<(String, String)>;
+
+/// A matched request: its head, its (aggregated) body, the template variables
+/// and everything decoded from them on first use.
+///
+/// Builder-API handlers receive it by value; annotated handlers can ask for
+/// it with `#[context] req: &RequestContext`.
+#[derive(Debug)]
+pub struct RequestContext {
+    pub(crate) parts: http::request::Parts,
+    pub(crate) body: Bytes,
+    pub(crate) path_params: PathParams,
+    pub(crate) matrix: MatrixParams,
+    pub(crate) remote_addr: Option<SocketAddr>,
+    pub(crate) produce: Option<MediaType>,
+    query: OnceLock<Pairs>,
+    form: OnceLock<Pairs>,
+    cookies: OnceLock<Pairs>,
+}
+
+impl RequestContext {
+    pub(crate) fn new(
+        parts: http::request::Parts,
+        body: Bytes,
+        path_params: PathParams,
+        matrix: MatrixParams,
+        remote_addr: Option<SocketAddr>,
+        produce: Option<MediaType>,
+    ) -> Self {
+        Self {
+            parts,
+            body,
+            path_params,
+            matrix,
+            remote_addr,
+            produce,
+            query: OnceLock::new(),
+            form: OnceLock::new(),
+            cookies: OnceLock::new(),
+        }
+    }
+
+    /// The request method.
+    #[must_use]
+    pub fn method(&self) -> &Method {
+        &self.parts.method
+    }
+
+    /// The request URI as received (not decoded).
+    #[must_use]
+    pub fn uri(&self) -> &Uri {
+        &self.parts.uri
+    }
+
+    /// The HTTP version.
+    #[must_use]
+    pub fn version(&self) -> Version {
+        self.parts.version
+    }
+
+    /// The request headers.
+    #[must_use]
+    pub fn headers(&self) -> &HeaderMap {
+        &self.parts.headers
+    }
+
+    /// Request extensions (set by filters or the server).
+    #[must_use]
+    pub fn extensions(&self) -> &http::Extensions {
+        &self.parts.extensions
+    }
+
+    /// The peer's address, when served over a socket.
+    #[must_use]
+    pub fn remote_addr(&self) -> Option<SocketAddr> {
+        self.remote_addr
+    }
+
+    /// The request body, read in full before the handler runs.
+    #[must_use]
+    pub fn body(&self) -> &Bytes {
+        &self.body
+    }
+
+    /// The response media type negotiated from `Accept` and the route's
+    /// `produces`, when the route declares any.
+    #[must_use]
+    pub fn produce(&self) -> Option<&MediaType> {
+        self.produce.as_ref()
+    }
+
+    /// The parsed `Content-Type`, if the request has one.
+    ///
+    /// # Errors
+    /// 415 when the header is not a media type.
+    pub fn content_type(&self) -> Result<Option<MediaType>, crate::error::HttpError> {
+        let Some(raw) = self.parts.headers.get(http::header::CONTENT_TYPE) else {
+            return Ok(None);
+        };
+        let text = raw.to_str().unwrap_or("");
+        MediaType::parse(text).map(Some).map_err(|e| {
+            crate::error::HttpError::unsupported_media_type(format!("Content-Type `{text}` is not a media type: {e}"))
+                .with("contentType", text)
+        })
+    }
+
+    /// A decoded path template variable.
+    #[must_use]
+    pub fn path_param(&self, name: &str) -> Option<&str> {
+        self.path_params.get(name)
+    }
+
+    /// The first value of a query parameter, decoded.
+    #[must_use]
+    pub fn query_param(&self, name: &str) -> Option<&str> {
+        first(self.query(), name)
+    }
+
+    /// The first value of a header, if it is visible text.
+    #[must_use]
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.parts.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// The value of a cookie.
+    #[must_use]
+    pub fn cookie(&self, name: &str) -> Option<&str> {
+        first(self.cookies(), name)
+    }
+
+    /// The first value of a matrix parameter (`;name=value`), last path segment first.
+    #[must_use]
+    pub fn matrix_param(&self, name: &str) -> Option<&str> {
+        self.matrix.first(name)
+    }
+
+    /// The first value of a field of an `application/x-www-form-urlencoded` body.
+    #[must_use]
+    pub fn form_param(&self, name: &str) -> Option<&str> {
+        first(self.form(), name)
+    }
+
+    /// The first value of `name` in `source`.
+    pub(crate) fn first_value(&self, source: ParamSource, name: &str) -> Option<Cow<'_, str>> {
+        match source {
+            ParamSource::Path => self.path_param(name).map(Cow::Borrowed),
+            ParamSource::Query => self.query_param(name).map(Cow::Borrowed),
+            ParamSource::Header => self.parts.headers.get(name).map(|v| String::from_utf8_lossy(v.as_bytes())),
+            ParamSource::Cookie => self.cookie(name).map(Cow::Borrowed),
+            ParamSource::Matrix => self.matrix_param(name).map(Cow::Borrowed),
+            ParamSource::Form => self.form_param(name).map(Cow::Borrowed),
+            ParamSource::Entity | ParamSource::Context => None,
+        }
+    }
+
+    /// Every value of `name` in `source`, in request order.
+    pub(crate) fn all_values<'a>(&'a self, source: ParamSource, name: &'a str) -> Vec<Cow<'a, str>> {
+        match source {
+            ParamSource::Path => self.path_param(name).map(Cow::Borrowed).into_iter().collect(),
+            ParamSource::Query => all(self.query(), name),
+            ParamSource::Header => {
+                self.parts.headers.get_all(name).iter().map(|v| String::from_utf8_lossy(v.as_bytes())).collect()
+            }
+            ParamSource::Cookie => all(self.cookies(), name),
+            ParamSource::Matrix => self.matrix.all(name).map(Cow::Borrowed).collect(),
+            ParamSource::Form => all(self.form(), name),
+            ParamSource::Entity | ParamSource::Context => Vec::new(),
+        }
+    }
+
+    fn query(&self) -> &Pairs {
+        self.query.get_or_init(|| parse_urlencoded(self.parts.uri.query().unwrap_or("").as_bytes()))
+    }
+
+    fn form(&self) -> &Pairs {
+        self.form.get_or_init(|| {
+            let is_form = self
+                .header(http::header::CONTENT_TYPE.as_str())
+                .and_then(|ct| MediaType::parse(ct).ok())
+                .is_some_and(|m| m.essence() == "application/x-www-form-urlencoded");
+            if is_form {
+                parse_urlencoded(&self.body)
+            } else {
+                Vec::new()
+            }
+        })
+    }
+
+    fn cookies(&self) -> &Pairs {
+        self.cookies.get_or_init(|| {
+            self.parts
+                .headers
+                .get_all(http::header::COOKIE)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .flat_map(|v| v.split(';'))
+                .filter_map(|pair| {
+                    let (k, v) = pair.split_once('=')?;
+                    let v = v.trim();
+                    let v = v.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(v);
+                    Some((k.trim().to_owned(), v.to_owned()))
+                })
+                .collect()
+        })
+    }
+}
+
+fn parse_urlencoded(input: &[u8]) -> Pairs {
+    form_urlencoded::parse(input).map(|(k, v)| (k.into_owned(), v.into_owned())).collect()
+}
+
+fn first<'a>(pairs: &'a Pairs, name: &str) -> Option<&'a str> {
+    pairs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+}
+
+fn all<'a>(pairs: &'a Pairs, name: &str) -> Vec<Cow<'a, str>> {
+    pairs.iter().filter(|(k, _)| k == name).map(|(_, v)| Cow::Borrowed(v.as_str())).collect()
+}

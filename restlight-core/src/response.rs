@@ -1,0 +1,259 @@
+//! Return values: what a handler can return and how it becomes a response.
+
+use bytes::Bytes;
+use http::header::{HeaderName, HeaderValue, CONTENT_TYPE, LOCATION};
+use http::StatusCode;
+use serde::Serialize;
+
+use crate::body::{Body, Deferred};
+use crate::codec;
+use crate::error::HttpError;
+use crate::media::MediaType;
+
+/// The response type: `http::Response` with Restlight's [`Body`].
+pub type Response = http::Response<Body>;
+
+/// The media type the dispatcher gives a body that carries no `Content-Type`
+/// of its own when the route declares no `produces`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct DefaultContentType(pub(crate) &'static str);
+
+pub(crate) const TEXT_PLAIN_UTF8: &str = "text/plain; charset=utf-8";
+const OCTET_STREAM: &str = "application/octet-stream";
+
+/// Turns a handler's return value into a response.
+///
+/// Implemented for text, bytes, status codes, [`HttpError`], the status
+/// wrappers, [`Json`], full responses and `Result`s of those. Annotated
+/// handlers may also return any `serde::Serialize` type (written by the
+/// negotiated codec); builder routes wrap such values in [`Entity`] or [`Json`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from a Restlight handler",
+    note = "return text, a `Serialize` value (wrapped in `Entity` or `Json` in builder routes), `StatusCode`, `Created<T>`, `NoContent`, `HttpError`, a `Response` or a `Result` of these"
+)]
+pub trait IntoResponse {
+    /// Builds the response.
+    fn into_response(self) -> Response;
+}
+
+fn with_default_type(body: Body, default: &'static str) -> Response {
+    let mut res = Response::new(body);
+    res.extensions_mut().insert(DefaultContentType(default));
+    res
+}
+
+impl IntoResponse for Response {
+    fn into_response(self) -> Response {
+        self
+    }
+}
+
+impl IntoResponse for &'static str {
+    fn into_response(self) -> Response {
+        with_default_type(Body::from(self), TEXT_PLAIN_UTF8)
+    }
+}
+
+impl IntoResponse for String {
+    fn into_response(self) -> Response {
+        with_default_type(Body::from(self), TEXT_PLAIN_UTF8)
+    }
+}
+
+impl IntoResponse for std::borrow::Cow<'static, str> {
+    fn into_response(self) -> Response {
+        match self {
+            std::borrow::Cow::Borrowed(s) => s.into_response(),
+            std::borrow::Cow::Owned(s) => s.into_response(),
+        }
+    }
+}
+
+impl IntoResponse for Bytes {
+    fn into_response(self) -> Response {
+        with_default_type(Body::from(self), OCTET_STREAM)
+    }
+}
+
+impl IntoResponse for Vec<u8> {
+    fn into_response(self) -> Response {
+        with_default_type(Body::from(self), OCTET_STREAM)
+    }
+}
+
+impl IntoResponse for () {
+    /// `()` is 204 No Content, as a JAX-RS `void` method.
+    fn into_response(self) -> Response {
+        NoContent.into_response()
+    }
+}
+
+impl IntoResponse for StatusCode {
+    fn into_response(self) -> Response {
+        let mut res = Response::new(Body::empty());
+        *res.status_mut() = self;
+        res
+    }
+}
+
+impl IntoResponse for HttpError {
+    fn into_response(self) -> Response {
+        codec::problem_response(self)
+    }
+}
+
+impl<T: IntoResponse, E: IntoResponse> IntoResponse for Result<T, E> {
+    fn into_response(self) -> Response {
+        match self {
+            Ok(v) => v.into_response(),
+            Err(e) => e.into_response(),
+        }
+    }
+}
+
+impl<T: IntoResponse> IntoResponse for (StatusCode, T) {
+    fn into_response(self) -> Response {
+        let mut res = self.1.into_response();
+        *res.status_mut() = self.0;
+        res
+    }
+}
+
+/// 204 No Content.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoContent;
+
+impl IntoResponse for NoContent {
+    fn into_response(self) -> Response {
+        StatusCode::NO_CONTENT.into_response()
+    }
+}
+
+/// 201 Created with the value as the body, written by the negotiated codec.
+#[derive(Debug, Clone)]
+pub struct Created<T>(pub T);
+
+impl<T: Serialize + Send + 'static> IntoResponse for Created<T> {
+    fn into_response(self) -> Response {
+        (StatusCode::CREATED, Entity(self.0)).into_response()
+    }
+}
+
+/// A `Serialize` value written by the codec negotiated from `Accept` and the
+/// route's `produces` (JSON when nothing else is asked for).
+#[derive(Debug, Clone)]
+pub struct Entity<T>(pub T);
+
+struct DeferredValue<T>(T);
+
+impl<T: Serialize + Send> Deferred for DeferredValue<T> {
+    fn encode(self: Box<Self>, media: &MediaType) -> Result<Bytes, HttpError> {
+        codec::encode(&self.0, media)
+    }
+}
+
+impl<T: Serialize + Send + 'static> IntoResponse for Entity<T> {
+    fn into_response(self) -> Response {
+        Response::new(Body::deferred(Box::new(DeferredValue(self.0))))
+    }
+}
+
+/// A value written as JSON whatever `Accept` says.
+#[derive(Debug, Clone)]
+pub struct Json<T>(pub T);
+
+impl<T: Serialize> IntoResponse for Json<T> {
+    fn into_response(self) -> Response {
+        match serde_json::to_vec(&self.0) {
+            Ok(bytes) => {
+                let mut res = Response::new(Body::from(bytes));
+                res.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+                res
+            }
+            Err(e) => HttpError::internal(format!("the response could not be written as JSON: {e}")).into_response(),
+        }
+    }
+}
+
+/// A response built step by step.
+///
+/// ```
+/// use restlight_core::{IntoResponse, ResponseBuilder};
+/// use http::StatusCode;
+/// let res = ResponseBuilder::new(StatusCode::ACCEPTED)
+///     .header("x-job", "42")
+///     .location("/jobs/42")
+///     .body("queued")
+///     .into_response();
+/// assert_eq!(res.status(), StatusCode::ACCEPTED);
+/// assert_eq!(res.headers()["location"], "/jobs/42");
+/// ```
+#[derive(Debug)]
+#[must_use]
+pub struct ResponseBuilder {
+    res: Response,
+    error: Option<String>,
+}
+
+impl ResponseBuilder {
+    /// Starts a response with this status.
+    pub fn new(status: StatusCode) -> Self {
+        let mut res = Response::new(Body::empty());
+        *res.status_mut() = status;
+        Self { res, error: None }
+    }
+
+    /// 200 OK.
+    pub fn ok() -> Self {
+        Self::new(StatusCode::OK)
+    }
+
+    /// Appends a header. An invalid name or value turns the response into a 500
+    /// naming it.
+    pub fn header(mut self, name: &str, value: &str) -> Self {
+        match (HeaderName::try_from(name), HeaderValue::try_from(value)) {
+            (Ok(n), Ok(v)) => {
+                self.res.headers_mut().append(n, v);
+            }
+            _ => self.error = Some(format!("invalid response header `{name}: {value}`")),
+        }
+        self
+    }
+
+    /// Sets `Location`.
+    pub fn location(self, uri: &str) -> Self {
+        self.header(LOCATION.as_str(), uri)
+    }
+
+    /// Sets `Content-Type`.
+    pub fn content_type(self, media: &str) -> Self {
+        self.header(CONTENT_TYPE.as_str(), media)
+    }
+
+    /// Sets the body: bytes or text, sent as they are.
+    pub fn body(mut self, body: impl Into<Body>) -> Self {
+        *self.res.body_mut() = body.into();
+        self
+    }
+
+    /// Sets the body to a value written by the negotiated codec.
+    pub fn entity<T: Serialize + Send + 'static>(mut self, value: T) -> Self {
+        *self.res.body_mut() = Body::deferred(Box::new(DeferredValue(value)));
+        self
+    }
+}
+
+impl IntoResponse for ResponseBuilder {
+    fn into_response(self) -> Response {
+        match self.error {
+            Some(e) => HttpError::internal(e).into_response(),
+            None => {
+                let mut res = self.res;
+                if res.extensions().get::<DefaultContentType>().is_none() {
+                    res.extensions_mut().insert(DefaultContentType(TEXT_PLAIN_UTF8));
+                }
+                res
+            }
+        }
+    }
+}

@@ -1,0 +1,403 @@
+//! The compiled matcher: a hash table for static paths and a segment trie for
+//! the rest. Literal segments are hash lookups, variables without a regex are
+//! matched by plain string scanning; a regex runs only for constrained
+//! variables (against the raw segment) and for multi-segment variables
+//! (against the raw rest of the path). Every matching template is found and
+//! the best group wins; subtrees that cannot beat the best so far are pruned.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use regex::Regex;
+
+use super::decode::{parse_path, ParsedPath};
+use super::regexes::raw_literal;
+use super::template::{shape, Piece, Template};
+
+/// Where a variable's value sits in the parsed path.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Cap {
+    /// A byte range of a decoded segment.
+    Decoded { seg: usize, start: usize, end: usize },
+    /// A byte range of the raw path: decode before use.
+    Raw { start: usize, end: usize },
+}
+
+/// The matcher over all template groups; group ids are precedence ranks
+/// (0 is the best).
+#[derive(Debug, Default)]
+pub(crate) struct Tree {
+    nodes: Vec<Node>,
+    /// Decoded segments joined by `/` -> (group, final), for templates
+    /// without variables. `final`: no template with variables beats it on the
+    /// path written exactly as the key (only one whose variables can all be
+    /// empty could), so the trie need not be searched.
+    statics: HashMap<Box<str>, (usize, bool)>,
+}
+
+#[derive(Debug, Default)]
+struct Node {
+    literal: HashMap<Box<str>, usize>,
+    /// Segments with variables: (segment shape, matcher, child node).
+    patterns: Vec<(String, SegMatcher, usize)>,
+    /// Templates whose rest, from this segment on, is one regex.
+    tails: Vec<Tail>,
+    leaf: Option<usize>,
+    /// The best group in this subtree (for pruning).
+    best: usize,
+}
+
+#[derive(Debug)]
+enum SegMatcher {
+    /// Literals and unconstrained variables, against the decoded segment.
+    Plain(Vec<Plain>),
+    /// Constrained variables, against the raw segment.
+    Regex(Compiled),
+}
+
+#[derive(Debug)]
+enum Plain {
+    Lit(Box<str>),
+    Var,
+}
+
+#[derive(Debug)]
+struct Tail {
+    regex: Compiled,
+    group: usize,
+}
+
+impl Tree {
+    /// Adds the template of group `group`.
+    ///
+    /// # Errors
+    /// When the combined regex of the template does not compile.
+    pub(crate) fn insert(&mut self, t: &Template, group: usize) -> Result<(), String> {
+        if self.nodes.is_empty() {
+            self.nodes.push(Node { best: usize::MAX, ..Node::default() });
+        }
+        let mut node = 0;
+        self.nodes[node].best = self.nodes[node].best.min(group);
+        let fixed = t.tail_start.unwrap_or(t.segments.len());
+        for seg in &t.segments[..fixed] {
+            node = match seg.as_slice() {
+                [] => self.literal_child(node, ""),
+                [Piece::Lit(text)] => self.literal_child(node, text),
+                _ => self.pattern_child(node, t, seg)?,
+            };
+            self.nodes[node].best = self.nodes[node].best.min(group);
+        }
+        if let Some(start) = t.tail_start {
+            let regex = compile(t, &t.segments[start..])?;
+            self.nodes[node].tails.push(Tail { regex, group });
+        } else {
+            self.nodes[node].leaf = Some(group);
+            if t.vars.is_empty() && !t.segments.iter().flatten().any(|p| matches!(p, Piece::Lit(l) if l.contains('/')))
+            {
+                let key: Vec<&str> = t.segments.iter().map(|s| s.first().map_or("", lit)).collect();
+                self.statics.insert(key.join("/").into(), (group, false));
+            }
+        }
+        Ok(())
+    }
+
+    /// Decides, once all templates are in, which static routes are final.
+    pub(crate) fn finish(&mut self) {
+        let mut finals = Vec::new();
+        for (key, &(group, _)) in &self.statics {
+            if key.contains(['%', ';', '?', '#']) || key.ends_with('/') {
+                continue;
+            }
+            let path = format!("/{key}");
+            let Ok(parsed) = parse_path(&path) else { continue };
+            let mut search = Search::new(&parsed, &|_| true, None);
+            search.best = group;
+            search.visit(self, 0, 0);
+            if search.best == group {
+                finals.push(key.clone());
+            }
+        }
+        for key in finals {
+            if let Some(entry) = self.statics.get_mut(&key) {
+                entry.1 = true;
+            }
+        }
+    }
+
+    fn literal_child(&mut self, node: usize, text: &str) -> usize {
+        if let Some(&child) = self.nodes[node].literal.get(text) {
+            return child;
+        }
+        let child = self.new_node();
+        self.nodes[node].literal.insert(text.into(), child);
+        child
+    }
+
+    fn pattern_child(&mut self, node: usize, t: &Template, seg: &[Piece]) -> Result<usize, String> {
+        let seg_shape =
+            shape(&[seg.to_vec()], &t.vars, |v| v.regex.as_ref().map_or("{}".into(), |r| format!("{{:{r}}}")));
+        if let Some((_, _, child)) = self.nodes[node].patterns.iter().find(|(s, _, _)| *s == seg_shape) {
+            return Ok(*child);
+        }
+        let matcher = if seg.iter().any(|p| matches!(p, Piece::Var(v) if t.vars[*v].regex.is_some())) {
+            SegMatcher::Regex(compile(t, &[seg.to_vec()])?)
+        } else {
+            SegMatcher::Plain(
+                seg.iter()
+                    .map(|p| match p {
+                        Piece::Lit(text) => Plain::Lit(text.as_str().into()),
+                        Piece::Var(_) => Plain::Var,
+                    })
+                    .collect(),
+            )
+        };
+        let child = self.new_node();
+        self.nodes[node].patterns.push((seg_shape, matcher, child));
+        Ok(child)
+    }
+
+    fn new_node(&mut self) -> usize {
+        self.nodes.push(Node { best: usize::MAX, ..Node::default() });
+        self.nodes.len() - 1
+    }
+
+    /// The best group matching the path that `accept` takes, with the
+    /// places of its variables in template order.
+    pub(crate) fn find(&self, path: &ParsedPath<'_>, accept: &dyn Fn(usize) -> bool) -> Option<(usize, Vec<Cap>)> {
+        let mut search = Search::new(path, accept, None);
+        if let Some((key, exact)) = path.static_key() {
+            if let Some(&(group, is_final)) = self.statics.get(&*key) {
+                if accept(group) {
+                    if is_final && exact {
+                        return Some((group, Vec::new()));
+                    }
+                    search.best = group;
+                }
+            }
+        }
+        if !self.nodes.is_empty() {
+            search.visit(self, 0, 0);
+        }
+        (search.best != usize::MAX).then_some((search.best, search.best_caps))
+    }
+
+    /// Every group matching the path, best first (for `Allow`).
+    pub(crate) fn find_all(&self, path: &ParsedPath<'_>) -> Vec<usize> {
+        let mut search = Search::new(path, &|_| true, Some(Vec::new()));
+        if let Some((key, _)) = path.static_key() {
+            if let Some(&(group, _)) = self.statics.get(&*key) {
+                search.record(group);
+            }
+        }
+        if !self.nodes.is_empty() {
+            search.visit(self, 0, 0);
+        }
+        let mut all = search.all.unwrap_or_default();
+        all.sort_unstable();
+        all.dedup();
+        all
+    }
+}
+
+fn lit(piece: &Piece) -> &str {
+    match piece {
+        Piece::Lit(text) => text,
+        Piece::Var(_) => "",
+    }
+}
+
+/// A regex over raw text with the capture index of each of its variables.
+#[derive(Debug)]
+struct Compiled {
+    regex: Regex,
+    groups: Vec<usize>,
+}
+
+/// Compiles `segments` (joined by `/`) into one anchored regex over raw text.
+/// Our groups are named, so groups inside the user's regexes do not matter.
+fn compile(t: &Template, segments: &[Vec<Piece>]) -> Result<Compiled, String> {
+    let mut src = String::from("^");
+    let mut count = 0;
+    for (k, seg) in segments.iter().enumerate() {
+        if k > 0 {
+            src.push('/');
+        }
+        for piece in seg {
+            match piece {
+                Piece::Lit(text) => src.push_str(&raw_literal(text)),
+                Piece::Var(v) => {
+                    let re = t.vars[*v].regex.as_deref().unwrap_or("[^/]+");
+                    let _ = write!(src, "(?P<__rl{count}>(?:{re}))");
+                    count += 1;
+                }
+            }
+        }
+    }
+    src.push('$');
+    let regex = Regex::new(&src).map_err(|e| {
+        let why = e.to_string();
+        format!("cannot compile its regex: {}", why.lines().last().unwrap_or_default().trim())
+    })?;
+    let groups =
+        (0..count).map(|i| regex.capture_names().position(|n| n == Some(&*format!("__rl{i}"))).unwrap_or(0)).collect();
+    Ok(Compiled { regex, groups })
+}
+
+struct Search<'a, 'p> {
+    path: &'a ParsedPath<'p>,
+    stack: Vec<Cap>,
+    best: usize,
+    best_caps: Vec<Cap>,
+    /// Which groups count as a match (e.g. those serving the method).
+    accept: &'a dyn Fn(usize) -> bool,
+    /// When collecting every matching group: no pruning, no best.
+    all: Option<Vec<usize>>,
+}
+
+impl<'a, 'p> Search<'a, 'p> {
+    fn new(path: &'a ParsedPath<'p>, accept: &'a dyn Fn(usize) -> bool, all: Option<Vec<usize>>) -> Self {
+        Search { path, stack: Vec::new(), best: usize::MAX, best_caps: Vec::new(), accept, all }
+    }
+
+    /// A template of `group` matched with the captures on the stack.
+    fn record(&mut self, group: usize) {
+        if let Some(all) = &mut self.all {
+            all.push(group);
+        } else if group < self.best && (self.accept)(group) {
+            self.best = group;
+            self.best_caps.clone_from(&self.stack);
+        }
+    }
+
+    fn visit(&mut self, tree: &Tree, node: usize, seg: usize) {
+        let n = &tree.nodes[node];
+        if n.best >= self.best {
+            return;
+        }
+        let path = self.path;
+        if seg == path.segments.len() {
+            if let Some(group) = n.leaf {
+                self.record(group);
+            }
+            return;
+        }
+        let text = &path.segments[seg].text;
+        if let Some(&child) = n.literal.get(&**text) {
+            self.visit(tree, child, seg + 1);
+        }
+        for (_, matcher, child) in &n.patterns {
+            let mark = self.stack.len();
+            let matched = match matcher {
+                SegMatcher::Plain(pieces) => plain(pieces, text, seg, &mut self.stack),
+                SegMatcher::Regex(re) => self.regex(re, path.raw_segment(seg), path.segments[seg].start),
+            };
+            if matched {
+                self.visit(tree, *child, seg + 1);
+            }
+            self.stack.truncate(mark);
+        }
+        for tail in &n.tails {
+            if tail.group >= self.best {
+                continue;
+            }
+            let start = path.segments[seg].start;
+            let mark = self.stack.len();
+            if self.regex(&tail.regex, &path.raw[start..], start) {
+                self.record(tail.group);
+            }
+            self.stack.truncate(mark);
+        }
+    }
+
+    /// Runs a compiled regex; pushes its captures (offset by `base`) on a match.
+    fn regex(&mut self, re: &Compiled, text: &str, base: usize) -> bool {
+        let Some(caps) = re.regex.captures(text) else { return false };
+        for &group in &re.groups {
+            let (start, end) = caps.get(group).map_or((0, 0), |m| (m.start(), m.end()));
+            self.stack.push(Cap::Raw { start: base + start, end: base + end });
+        }
+        true
+    }
+}
+
+/// Matches literals and unconstrained variables against a decoded segment
+/// like the regex `^lit(.+)lit(.+)$` would: each variable takes the longest
+/// non-empty run that lets the rest match. No backtracking: time is linear
+/// in the segment length (times the number of pieces).
+fn plain(pieces: &[Plain], text: &str, seg: usize, stack: &mut Vec<Cap>) -> bool {
+    match pieces.iter().filter(|p| matches!(p, Plain::Var)).count() {
+        1 => single(pieces, text, seg, stack),
+        _ => multi(pieces, text, seg, stack),
+    }
+}
+
+/// One variable between literal text: the variable is what the literals leave.
+fn single(pieces: &[Plain], text: &str, seg: usize, stack: &mut Vec<Cap>) -> bool {
+    let at = pieces.iter().position(|p| matches!(p, Plain::Var)).unwrap_or(0);
+    let (mut start, mut end) = (0, text.len());
+    for piece in &pieces[..at] {
+        if let Plain::Lit(l) = piece {
+            if !text[start..].starts_with(&**l) {
+                return false;
+            }
+            start += l.len();
+        }
+    }
+    for piece in pieces[at + 1..].iter().rev() {
+        if let Plain::Lit(l) = piece {
+            if !text[..end].ends_with(&**l) {
+                return false;
+            }
+            end -= l.len();
+        }
+    }
+    if end <= start {
+        return false;
+    }
+    stack.push(Cap::Decoded { seg, start, end });
+    true
+}
+
+/// Several variables: a table of which suffixes of the text each tail of the
+/// pieces can match (computed backwards), then a greedy walk forwards.
+fn multi(pieces: &[Plain], text: &str, seg: usize, stack: &mut Vec<Cap>) -> bool {
+    let (n, bytes) = (text.len(), text.as_bytes());
+    let width = n + 1;
+    // feasible[i * width + pos]: pieces[i..] match text[pos..].
+    let mut feasible = vec![false; (pieces.len() + 1) * width];
+    feasible[pieces.len() * width + n] = true;
+    for (i, piece) in pieces.iter().enumerate().rev() {
+        let (row, next) = feasible[i * width..].split_at_mut(width);
+        match piece {
+            // A literal starts on a character boundary whenever it matches.
+            Plain::Lit(l) => {
+                for pos in 0..=n.saturating_sub(l.len()) {
+                    row[pos] = next[pos + l.len()] && bytes[pos..].starts_with(l.as_bytes());
+                }
+            }
+            Plain::Var => {
+                let mut later = false; // some end > pos is feasible for the rest
+                for pos in (0..=n).rev() {
+                    row[pos] = later && text.is_char_boundary(pos);
+                    later |= next[pos];
+                }
+            }
+        }
+    }
+    if !feasible[0] {
+        return false;
+    }
+    let mut pos = 0;
+    for (i, piece) in pieces.iter().enumerate() {
+        match piece {
+            Plain::Lit(l) => pos += l.len(),
+            Plain::Var => {
+                let next = &feasible[(i + 1) * width..(i + 2) * width];
+                let end = (pos + 1..=n).rev().find(|&e| next[e]).unwrap_or(n);
+                stack.push(Cap::Decoded { seg, start: pos, end });
+                pos = end;
+            }
+        }
+    }
+    true
+}

@@ -1,0 +1,311 @@
+//! The compiled router: JAX-RS path templates, precedence and negotiation,
+//! decided once at startup.
+//!
+//! # Templates
+//!
+//! `{name}` matches one non-empty segment; `{name: regex}` is constrained by
+//! the regex, which may contain braces (`\d{3}`) and `/`. Variables may share
+//! a segment with literal text (`/{name}.html`, `/v{major}.{minor}`). A regex
+//! that can match `/` (`{path: .*}`) spans segments; it matches at least one
+//! segment. The leading `/` is optional, one trailing `/` is ignored in
+//! templates and in requests. Literal text may not contain `;`, `?` or `#`.
+//!
+//! ```
+//! use http::Method;
+//! use restlight_core::router::{Lookup, RouteEntry, Router};
+//!
+//! let entry = |template: &str, name: &str| RouteEntry {
+//!     method: Method::GET,
+//!     template: template.into(),
+//!     consumes: vec![],
+//!     produces: vec![],
+//!     location: "src/main.rs:1".into(),
+//!     name: name.into(),
+//! };
+//! let (router, warnings) = Router::new(&[
+//!     entry("/users/{id: \\d+}", "by_id"),
+//!     entry("/users/me", "me"),
+//!     entry("/files/{path: .*}", "files"),
+//! ]).unwrap();
+//! assert!(warnings.is_empty());
+//!
+//! let Ok(Lookup::Matched(m)) = router.lookup(&Method::GET, "/users/42/", None, None) else { panic!() };
+//! assert_eq!((m.index, m.params.get("id")), (0, Some("42")));
+//!
+//! let Ok(Lookup::Matched(m)) = router.lookup(&Method::GET, "/files/a/b%2Fc.txt", None, None) else { panic!() };
+//! assert_eq!(m.params.get("path"), Some("a/b/c.txt"));
+//! ```
+//!
+//! # Precedence
+//!
+//! All routes compete with their full path in one table (JAX-RS 3.7.2): the
+//! template with more literal characters wins, then the one with more
+//! variables, then the one with more regex variables; remaining ties between
+//! different templates go by the template text, so the order of the entries
+//! never matters. Templates equal up to variable names form one group.
+//!
+//! The best group *that serves the request method* is chosen (HEAD is served
+//! by GET), then Content-Type against consumes (415), then Accept against
+//! produces (406). When no matching group serves the method the answer is
+//! 405 with an `Allow` listing the methods of every matching template, and
+//! OPTIONS is answered with that `Allow`. This is where Restlight departs
+//! from the letter of JAX-RS, which picks the best template before looking
+//! at the method: with `GET /users/{id: \d+}` and `DELETE /users/{id}`,
+//! `DELETE /users/1` reaches the DELETE route instead of failing with 405.
+//!
+//! ```
+//! use http::Method;
+//! use restlight_core::router::{Lookup, RouteEntry, RouteError, Router};
+//!
+//! let entry = |method: Method, template: &str| RouteEntry {
+//!     method,
+//!     template: template.into(),
+//!     consumes: vec![],
+//!     produces: vec![],
+//!     location: "src/main.rs:1".into(),
+//!     name: template.into(),
+//! };
+//! let (router, _) = Router::new(&[
+//!     entry(Method::GET, "/users/{id: \\d+}"),
+//!     entry(Method::DELETE, "/users/{id}"),
+//! ]).unwrap();
+//! let Ok(Lookup::Matched(m)) = router.lookup(&Method::DELETE, "/users/1", None, None) else { panic!() };
+//! assert_eq!(m.index, 1);
+//! let Err(RouteError::MethodNotAllowed { allow }) = router.lookup(&Method::PUT, "/users/1", None, None) else { panic!() };
+//! assert_eq!(allow, "GET, HEAD, DELETE, OPTIONS");
+//! ```
+//!
+//! # Decoding
+//!
+//! The raw path is split on `/` first, `;matrix` parameters are removed from
+//! every segment, then segments are percent-decoded: `%2F` stays inside its
+//! segment, `+` is not a space. Literal text and unconstrained variables see
+//! the decoded segment; regexes see the raw text (as JAX-RS does) and their
+//! captures are decoded afterwards. Bad escapes, `%00` and invalid UTF-8 are
+//! [`RouteError::BadPath`].
+
+mod conflict;
+mod decode;
+mod error;
+mod matcher;
+mod params;
+mod precedence;
+mod regexes;
+mod select;
+mod template;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use http::{HeaderValue, Method};
+
+use crate::media::MediaType;
+
+pub use error::{RouteError, RouterError};
+pub use params::{MatrixParams, PathParams};
+
+use matcher::{Cap, Tree};
+use select::{Group, Route, Selected};
+use template::Template;
+
+/// One route given to [`Router::new`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RouteEntry {
+    /// The HTTP method.
+    pub method: Method,
+    /// The full JAX-RS template, e.g. `"/users/{id: \\d+}"`.
+    pub template: String,
+    /// Request types the route consumes; empty means anything.
+    pub consumes: Vec<MediaType>,
+    /// Response types the route produces; empty means anything.
+    pub produces: Vec<MediaType>,
+    /// Where the route was declared (`"src/main.rs:42"`), for messages.
+    pub location: String,
+    /// The handler's name (`"UserResource::get"`), for messages.
+    pub name: String,
+}
+
+/// The route table, compiled once; lookups do not scan the routes.
+#[derive(Debug)]
+pub struct Router {
+    tree: Tree,
+    groups: Vec<Group>,
+    routes: Vec<Route>,
+    any: MediaType,
+}
+
+/// The outcome of a successful lookup.
+#[derive(Debug)]
+pub enum Lookup<'r> {
+    /// A route was chosen.
+    Matched(RouteMatch<'r>),
+    /// OPTIONS on a path that has no OPTIONS route: answer with this `Allow`.
+    Options {
+        /// The methods of every template matching the path.
+        allow: HeaderValue,
+    },
+}
+
+/// The chosen route and what the path gave it.
+#[derive(Debug)]
+pub struct RouteMatch<'r> {
+    /// Index into the entries given to [`Router::new`].
+    pub index: usize,
+    /// Decoded template variables, named as in this route's template.
+    pub params: PathParams,
+    /// `;k=v` parameters of the path segments, decoded.
+    pub matrix: MatrixParams,
+    /// The negotiated response type (`None` if the route produces anything).
+    pub produce: Option<&'r MediaType>,
+    /// HEAD answered by a GET route: the caller strips the body.
+    pub head_from_get: bool,
+}
+
+impl Router {
+    /// Compiles the table once.
+    ///
+    /// The warnings name routes that can never be selected because another
+    /// group matches the same paths with higher precedence.
+    ///
+    /// # Errors
+    /// Every problem at once: malformed templates (naming the template, the
+    /// route and its location) and conflicting pairs of routes (same method,
+    /// equivalent templates, overlapping consumes, same produces), each with
+    /// both names and both locations.
+    pub fn new(entries: &[RouteEntry]) -> Result<(Router, Vec<String>), RouterError> {
+        let mut problems = Vec::new();
+        let mut by_shape: BTreeMap<String, (Template, Vec<usize>)> = BTreeMap::new();
+        let mut var_names: Vec<Vec<Arc<str>>> = vec![Vec::new(); entries.len()];
+        for (i, entry) in entries.iter().enumerate() {
+            match template::parse(&entry.template) {
+                Ok(t) => {
+                    var_names[i] = t.vars.iter().map(|v| v.name.clone()).collect();
+                    by_shape.entry(t.shape.clone()).or_insert_with(|| (t, Vec::new())).1.push(i);
+                }
+                Err(errors) => problems.extend(errors.into_iter().map(|e| {
+                    format!("invalid template `{}` of `{}` at {}: {e}", entry.template, entry.name, entry.location)
+                })),
+            }
+        }
+        problems.sort();
+        let mut groups: Vec<(Template, Vec<usize>)> = by_shape.into_values().collect();
+        groups.sort_by(|(a, _), (b, _)| precedence::order((&a.key, &a.shape), (&b.key, &b.shape)));
+        let mut conflicts = Vec::new();
+        for (_, members) in &mut groups {
+            members.sort_by_cached_key(|&i| tie_order(&entries[i], i));
+            let refs: Vec<&RouteEntry> = members.iter().map(|&i| &entries[i]).collect();
+            conflicts.extend(conflict::conflicts(&refs));
+        }
+        let mut router = Router { tree: Tree::default(), groups: Vec::new(), routes: Vec::new(), any: any() };
+        for (id, (template, members)) in groups.iter().enumerate() {
+            if let Err(e) = router.tree.insert(template, id) {
+                let first = &entries[members[0]];
+                problems.push(format!("template `{}` of `{}` at {}: {e}", first.template, first.name, first.location));
+            }
+            let ids: Vec<usize> = (router.routes.len()..router.routes.len() + members.len()).collect();
+            for &i in members {
+                let e = &entries[i];
+                router.routes.push(Route {
+                    index: i,
+                    method: e.method.clone(),
+                    consumes: e.consumes.clone(),
+                    produces: e.produces.clone(),
+                    vars: std::mem::take(&mut var_names[i]),
+                });
+            }
+            router.groups.push(Group::new(&router.routes, &ids));
+        }
+        router.tree.finish();
+        if !problems.is_empty() || !conflicts.is_empty() {
+            let count = conflicts.len();
+            problems.extend(conflicts);
+            return Err(RouterError::new(problems, count));
+        }
+        let listed: Vec<(&Template, Vec<&RouteEntry>)> =
+            groups.iter().map(|(t, m)| (t, m.iter().map(|&i| &entries[i]).collect())).collect();
+        Ok((router, conflict::shadowed(&listed)))
+    }
+
+    /// Finds the route for a request. `raw_path` is the path as sent (still
+    /// percent-encoded; a query part is ignored); `content_type` and `accept`
+    /// are the header values, if any.
+    ///
+    /// # Errors
+    /// [`RouteError`]: 404, 405 with `Allow`, 415, 406, or 400 for a malformed path.
+    pub fn lookup<'r>(
+        &'r self,
+        method: &Method,
+        raw_path: &str,
+        content_type: Option<&str>,
+        accept: Option<&str>,
+    ) -> Result<Lookup<'r>, RouteError> {
+        let bad = |reason| RouteError::BadPath { reason };
+        let path = decode::parse_path(raw_path).map_err(bad)?;
+        let serves = |group: usize| self.groups[group].serves(method);
+        let Some((group, caps)) = self.tree.find(&path, &serves) else {
+            return self.unserved(&path, method);
+        };
+        let selected = self.groups[group].select(&self.routes, method, content_type, accept, &self.any)?;
+        let (route, produce, head_from_get) = match selected {
+            Selected::Route { route, produce, head_from_get } => (route, produce, head_from_get),
+            Selected::Options(allow) => return Ok(Lookup::Options { allow }),
+        };
+        let mut params = PathParams::default();
+        for (name, cap) in route.vars.iter().zip(caps) {
+            let value = match cap {
+                Cap::Decoded { seg, start, end } => path.segments[seg].text[start..end].to_owned(),
+                Cap::Raw { start, end } => decode::decode(&path.raw[start..end]).map_err(bad)?.into_owned(),
+            };
+            params.push(name.clone(), value);
+        }
+        let matrix = path.matrix;
+        Ok(Lookup::Matched(RouteMatch { index: route.index, params, matrix, produce, head_from_get }))
+    }
+
+    /// No template matching the path serves the method: 404 when none
+    /// matches at all, else OPTIONS or 405 with the methods of them all.
+    fn unserved<'r>(&'r self, path: &decode::ParsedPath<'_>, method: &Method) -> Result<Lookup<'r>, RouteError> {
+        let groups = self.tree.find_all(path);
+        if groups.is_empty() {
+            return Err(RouteError::NotFound);
+        }
+        let mut methods: Vec<Method> = groups.iter().flat_map(|&g| self.groups[g].allowed().iter().cloned()).collect();
+        let allow = select::allow_header(&mut methods);
+        if *method == Method::OPTIONS {
+            Ok(Lookup::Options { allow })
+        } else {
+            Err(RouteError::MethodNotAllowed { allow })
+        }
+    }
+
+    /// The number of routes.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.routes.len()
+    }
+
+    /// Whether the table has no routes.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.routes.is_empty()
+    }
+}
+
+/// The order of routes inside a group, which decides ties in negotiation:
+/// method, consumes, fewer produces first (anything last), then names.
+fn tie_order(e: &RouteEntry, index: usize) -> impl Ord {
+    let texts = |types: &[MediaType]| types.iter().map(ToString::to_string).collect::<Vec<_>>();
+    let produces = if e.produces.is_empty() { usize::MAX } else { e.produces.len() };
+    let rank = select::method_rank(&e.method);
+    (
+        (rank.0, rank.1.to_owned()),
+        texts(&e.consumes),
+        produces,
+        texts(&e.produces),
+        (e.name.clone(), e.location.clone(), index),
+    )
+}
+
+fn any() -> MediaType {
+    MediaType::parse("*/*").unwrap_or_else(|_| unreachable!("`*/*` is a valid media type"))
+}

@@ -1,0 +1,179 @@
+//! Choosing the route inside the best template group: the method (405, HEAD
+//! from GET, OPTIONS), then Content-Type against consumes (415), then Accept
+//! against produces (406).
+
+use std::sync::Arc;
+
+use http::{HeaderValue, Method};
+
+use super::RouteError;
+use crate::media::{best_of, parse_one, parse_ranges, score, specificity, Entry, MediaType, Score};
+
+/// One compiled route.
+#[derive(Debug)]
+pub(crate) struct Route {
+    /// Index into the entries given to `Router::new`.
+    pub(crate) index: usize,
+    pub(crate) method: Method,
+    pub(crate) consumes: Vec<MediaType>,
+    pub(crate) produces: Vec<MediaType>,
+    /// Names of the template variables, in template order.
+    pub(crate) vars: Vec<Arc<str>>,
+}
+
+/// The routes of one group of equivalent templates, by method.
+#[derive(Debug)]
+pub(crate) struct Group {
+    methods: Vec<(Method, Vec<usize>)>,
+    /// The methods the group answers, HEAD and OPTIONS included, in `Allow` order.
+    allowed: Vec<Method>,
+    allow: HeaderValue,
+}
+
+/// How well a route fits the request: consumes specificity, accept score,
+/// whether the negotiated type is concrete. Greater is better.
+type Rank = (u8, Score, bool);
+
+/// What the group answers for a request.
+#[derive(Debug)]
+pub(crate) enum Selected<'r> {
+    Route { route: &'r Route, produce: Option<&'r MediaType>, head_from_get: bool },
+    Options(HeaderValue),
+}
+
+impl Group {
+    /// Groups routes `ids` (already in their tie-breaking order).
+    pub(crate) fn new(routes: &[Route], ids: &[usize]) -> Group {
+        let mut methods: Vec<(Method, Vec<usize>)> = Vec::new();
+        for &id in ids {
+            let method = &routes[id].method;
+            match methods.iter_mut().find(|(m, _)| m == method) {
+                Some((_, list)) => list.push(id),
+                None => methods.push((method.clone(), vec![id])),
+            }
+        }
+        let mut allowed: Vec<Method> = methods.iter().map(|(m, _)| m.clone()).collect();
+        if allowed.contains(&Method::GET) {
+            allowed.push(Method::HEAD);
+        }
+        allowed.push(Method::OPTIONS);
+        let allow = allow_header(&mut allowed);
+        Group { methods, allowed, allow }
+    }
+
+    /// Whether a route of the group serves `method` (HEAD through GET).
+    pub(crate) fn serves(&self, method: &Method) -> bool {
+        self.routes_for(method).is_some() || (*method == Method::HEAD && self.routes_for(&Method::GET).is_some())
+    }
+
+    /// The methods in `Allow`.
+    pub(crate) fn allowed(&self) -> &[Method] {
+        &self.allowed
+    }
+
+    fn routes_for(&self, method: &Method) -> Option<&[usize]> {
+        self.methods.iter().find(|(m, _)| m == method).map(|(_, ids)| ids.as_slice())
+    }
+
+    /// Picks the route for this request.
+    pub(crate) fn select<'r>(
+        &'r self,
+        routes: &'r [Route],
+        method: &Method,
+        content_type: Option<&str>,
+        accept: Option<&str>,
+        any: &'r MediaType,
+    ) -> Result<Selected<'r>, RouteError> {
+        let (ids, head_from_get) = match self.routes_for(method) {
+            Some(ids) => (ids, false),
+            None if *method == Method::HEAD && self.routes_for(&Method::GET).is_some() => {
+                (self.routes_for(&Method::GET).unwrap_or_default(), true)
+            }
+            None if *method == Method::OPTIONS => return Ok(Selected::Options(self.allow.clone())),
+            None => return Err(RouteError::MethodNotAllowed { allow: self.allow.clone() }),
+        };
+        let content = content_type.map(parse_one);
+        let ranges = accept.map(parse_ranges).unwrap_or_default();
+        let consumers = || ids.iter().map(|&id| &routes[id]).filter(|r| consumes_score(r, content.as_ref()).is_some());
+        let mut best: Option<(Rank, &Route, Option<&MediaType>)> = None;
+        for &id in ids {
+            let route = &routes[id];
+            let Some(consumed) = consumes_score(route, content.as_ref()) else { continue };
+            let (score, produce) = if route.produces.is_empty() {
+                match score(&ranges, any) {
+                    Some(s) => (s, None),
+                    None => continue,
+                }
+            } else {
+                match best_of(&ranges, &route.produces) {
+                    Some((s, media)) => (s, Some(media)),
+                    None => continue,
+                }
+            };
+            let rank = (consumed, score, produce.is_some_and(|m| !m.is_wildcard()));
+            if best.as_ref().map_or(true, |(b, _, _)| rank > *b) {
+                best = Some((rank, route, produce));
+            }
+        }
+        if let Some((_, route, produce)) = best {
+            return Ok(Selected::Route { route, produce, head_from_get });
+        }
+        if consumers().next().is_none() {
+            let consumable = union(ids.iter().map(|&id| &routes[id].consumes));
+            let content_type = content_type.unwrap_or_default().to_owned();
+            return Err(RouteError::UnsupportedMediaType { content_type, consumable });
+        }
+        Err(RouteError::NotAcceptable {
+            accept: accept.unwrap_or_default().to_owned(),
+            producible: union(consumers().map(|r| &r.produces)),
+        })
+    }
+}
+
+/// How specifically the route consumes the request's Content-Type (`None`:
+/// not at all). No Content-Type, or a route consuming anything, scores 0.
+fn consumes_score(route: &Route, content: Option<&Option<Entry<'_>>>) -> Option<u8> {
+    match content {
+        _ if route.consumes.is_empty() => Some(0),
+        None => Some(0),
+        Some(Some(ct)) => route.consumes.iter().filter(|c| ct.matches(c)).map(|c| 1 + specificity(c)).max(),
+        // An unparsable Content-Type is only consumed by `*/*`.
+        Some(None) => route.consumes.iter().any(|c| c.type_() == "*").then_some(1),
+    }
+}
+
+fn union<'a>(lists: impl Iterator<Item = &'a Vec<MediaType>>) -> Vec<MediaType> {
+    let mut out: Vec<MediaType> = Vec::new();
+    for media in lists.flatten() {
+        if !out.contains(media) {
+            out.push(media.clone());
+        }
+    }
+    out
+}
+
+/// Sorts and dedups `methods` and writes them as an `Allow` value.
+pub(crate) fn allow_header(methods: &mut Vec<Method>) -> HeaderValue {
+    methods.sort_by(|a, b| method_rank(a).cmp(&method_rank(b)));
+    methods.dedup();
+    let text = methods.iter().map(Method::as_str).collect::<Vec<_>>().join(", ");
+    // Method names are tokens, so this is a valid header value.
+    HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static("OPTIONS"))
+}
+
+/// The order of methods in `Allow`: the common ones first, then the others
+/// alphabetically.
+pub(crate) fn method_rank(m: &Method) -> (usize, &str) {
+    const ORDER: [Method; 9] = [
+        Method::GET,
+        Method::HEAD,
+        Method::POST,
+        Method::PUT,
+        Method::DELETE,
+        Method::PATCH,
+        Method::OPTIONS,
+        Method::TRACE,
+        Method::CONNECT,
+    ];
+    (ORDER.iter().position(|o| o == m).unwrap_or(ORDER.len()), m.as_str())
+}

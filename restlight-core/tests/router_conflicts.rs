@@ -1,0 +1,118 @@
+//! Startup checks: conflicting pairs (errors) and shadowed routes (warnings).
+
+use http::Method;
+use restlight_core::media::MediaType;
+use restlight_core::router::{RouteEntry, Router};
+
+fn entry(method: Method, template: &str, consumes: &[&str], produces: &[&str], name: &str) -> RouteEntry {
+    RouteEntry {
+        method,
+        template: template.into(),
+        consumes: consumes.iter().map(|s| MediaType::parse(s).unwrap()).collect(),
+        produces: produces.iter().map(|s| MediaType::parse(s).unwrap()).collect(),
+        location: format!("src/{name}.rs:{}", name.len()),
+        name: name.into(),
+    }
+}
+
+#[test]
+fn conflict_table() {
+    use Method as M;
+    // (a, b, conflict?)
+    let cases: &[(RouteEntry, RouteEntry, bool)] = &[
+        (entry(M::GET, "/u/{id}", &[], &[], "a"), entry(M::GET, "/u/{uid}", &[], &[], "b"), true),
+        (entry(M::GET, "/u/{id}", &[], &[], "a"), entry(M::GET, "u/{id}/", &[], &[], "b"), true),
+        (entry(M::GET, "/u/{id}", &[], &[], "a"), entry(M::POST, "/u/{id}", &[], &[], "b"), false),
+        (entry(M::GET, "/u/{id: \\d+}", &[], &[], "a"), entry(M::GET, "/u/{x: \\d+}", &[], &[], "b"), true),
+        (entry(M::GET, "/u/{id: \\d+}", &[], &[], "a"), entry(M::GET, "/u/{id}", &[], &[], "b"), false),
+        (entry(M::GET, "/u/{id: \\d+}", &[], &[], "a"), entry(M::GET, "/u/{id:\\d+}", &[], &[], "b"), true),
+        (entry(M::GET, "/u/me", &[], &[], "a"), entry(M::GET, "/u/{id}", &[], &[], "b"), false),
+        // consumes: empty overlaps everything; wildcards overlap
+        (entry(M::POST, "/u", &["application/json"], &[], "a"), entry(M::POST, "/u", &[], &[], "b"), true),
+        (entry(M::POST, "/u", &["text/*"], &[], "a"), entry(M::POST, "/u", &["text/plain"], &[], "b"), true),
+        (entry(M::POST, "/u", &["application/json"], &[], "a"), entry(M::POST, "/u", &["text/plain"], &[], "b"), false),
+        // produces: the same set of essences conflicts, order and params ignored
+        (entry(M::GET, "/u", &[], &["application/json"], "a"), entry(M::GET, "/u", &[], &["text/plain"], "b"), false),
+        (entry(M::GET, "/u", &[], &["application/json"], "a"), entry(M::GET, "/u", &[], &[], "b"), false),
+        (
+            entry(M::GET, "/u", &[], &["a/x", "b/y"], "a"),
+            entry(M::GET, "/u", &[], &["b/y; charset=utf-8", "a/x"], "b"),
+            true,
+        ),
+    ];
+    for (a, b, conflict) in cases {
+        let result = Router::new(&[a.clone(), b.clone()]);
+        match (result, conflict) {
+            (Ok(_), false) => {}
+            (Err(e), true) => {
+                assert_eq!(e.conflicts(), 1, "{e}");
+                let msg = e.to_string();
+                for needle in [&a.name, &a.location, &b.name, &b.location, &a.template, &b.template] {
+                    assert!(msg.contains(needle.as_str()), "{needle} missing in {msg}");
+                }
+            }
+            (Ok(_), true) => panic!("expected a conflict: {a:?} {b:?}"),
+            (Err(e), false) => panic!("unexpected error: {e}"),
+        }
+    }
+}
+
+#[test]
+fn every_conflicting_pair_is_reported_with_both_locations() {
+    let entries = [
+        entry(Method::GET, "/x/{a}", &[], &[], "first"),
+        entry(Method::GET, "/x/{b}", &[], &[], "second"),
+        entry(Method::GET, "/x/{c}", &[], &[], "third"),
+        entry(Method::PUT, "/y", &["text/plain"], &[], "put1"),
+        entry(Method::PUT, "/y", &["text/*"], &[], "put2"),
+        entry(Method::GET, "/bad/{", &[], &[], "broken"),
+    ];
+    let err = Router::new(&entries).unwrap_err();
+    assert_eq!(err.conflicts(), 4, "{err}");
+    assert_eq!(err.problems().len(), 5, "{err}");
+    let msg = err.to_string();
+    for (a, b) in [("first", "second"), ("first", "third"), ("second", "third"), ("put1", "put2")] {
+        let line = msg
+            .lines()
+            .find(|l| l.contains(&format!("`{a}`")) && l.contains(&format!("`{b}`")))
+            .unwrap_or_else(|| panic!("pair {a}/{b} missing in {msg}"));
+        assert!(
+            line.contains(&format!("src/{a}.rs:{}", a.len())) && line.contains(&format!("src/{b}.rs:{}", b.len())),
+            "{line}"
+        );
+    }
+    assert!(msg.contains("broken") && msg.contains("src/broken.rs:6"), "{msg}");
+}
+
+#[test]
+fn conflict_report_does_not_depend_on_input_order() {
+    let mut entries = vec![
+        entry(Method::GET, "/x/{a}", &[], &[], "first"),
+        entry(Method::GET, "/x/{b}", &[], &[], "second"),
+        entry(Method::GET, "/x/{c}", &[], &[], "third"),
+    ];
+    let before = Router::new(&entries).unwrap_err().to_string();
+    entries.reverse();
+    assert_eq!(Router::new(&entries).unwrap_err().to_string(), before);
+}
+
+#[test]
+fn shadowed_routes_are_warnings_table() {
+    // (templates, number of warnings, a route named in the warning)
+    let cases: &[(&[&str], usize, &str)] = &[
+        (&["/a/b", "/a/{x: b}"], 1, "/a/{x: b}"),
+        (&["/v1/items", "/{v: v1}/items"], 1, "/{v: v1}/items"),
+        (&["/u/{id: [^/]+}", "/u/{id}"], 1, "/u/{id}"),
+        (&["/a/{x: .*}", "/a/b", "/a/{y}"], 0, ""),
+        (&["/u/{id: \\d+}", "/u/{id}", "/u/me"], 0, ""),
+    ];
+    for (templates, count, named) in cases {
+        let entries: Vec<RouteEntry> =
+            templates.iter().enumerate().map(|(i, t)| entry(Method::GET, t, &[], &[], &format!("r{i}"))).collect();
+        let (_, warnings) = Router::new(&entries).unwrap();
+        assert_eq!(warnings.len(), *count, "{templates:?}: {warnings:?}");
+        if *count > 0 {
+            assert!(warnings[0].contains(named), "{warnings:?}");
+        }
+    }
+}

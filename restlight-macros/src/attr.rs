@@ -1,0 +1,549 @@
+//! The helper attributes: recognising them, reading their arguments, and
+//! catching misspelt ones.
+//!
+//! A helper is recognised by its bare name (`#[get]`) or qualified by the
+//! crate (`#[restlight::get]`, `#[::restlight::get]`).
+//!
+//! Unknown attributes are judged by where they stand:
+//!
+//! - on a route **parameter**, any attribute whose path is a single
+//!   identifier is ours or a mistake, except the lint attributes (`allow`,
+//!   `warn`, `deny`, `forbid`, `expect`) and `doc`: rustc accepts no other
+//!   attribute there but the helpers of the macro expanding the function.
+//!   `cfg` and `cfg_attr` are refused too: a parameter that may vanish would
+//!   break the generated call;
+//! - on a **method** or the **impl block** many attributes are legitimate
+//!   (`#[inline]`, `#[tracing::instrument]`, `#[cfg(..)]`, ...), so only a
+//!   near miss of one of our names is flagged: a single identifier, not a Rust
+//!   built-in attribute, equal to one of ours ignoring case and `_`, or within
+//!   an edit distance (optimal string alignment) of 1 of a name of up to four
+//!   letters (`get`, `put`, `post`, `head`, `path`) or of 2 of a longer one.
+//!   A parameter helper on a method (or a method helper on a parameter) is
+//!   reported as misplaced.
+
+use proc_macro2::TokenStream;
+use syn::parse::{Parse, ParseStream};
+use syn::punctuated::Punctuated;
+use syn::{Attribute, Ident, LitStr, Meta, Token};
+
+use crate::ctxt::{with_help, Spans};
+use crate::model::{HttpMethod, Scheduler, Source, Spanned};
+
+/// One of our helper attributes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Helper {
+    Method(HttpMethod),
+    Path,
+    Produces,
+    Consumes,
+    Scheduled,
+    Source(Source),
+    DefaultValue,
+    BeanParam,
+}
+
+/// Names of the helpers that stand on a method (or, but for the HTTP
+/// methods, on the impl block).
+pub(crate) const METHOD_HELPERS: &[&str] =
+    &["get", "post", "put", "delete", "patch", "head", "options", "path", "produces", "consumes", "scheduled"];
+
+/// Names of the helpers that stand on a parameter.
+pub(crate) const PARAM_HELPERS: &[&str] = &[
+    "path_param",
+    "query_param",
+    "header_param",
+    "cookie_param",
+    "matrix_param",
+    "form_param",
+    "default_value",
+    "context",
+];
+
+/// Rust's built-in attributes, never taken for a near miss of ours.
+const BUILT_IN: &[&str] = &[
+    "allow",
+    "automatically_derived",
+    "cfg",
+    "cfg_attr",
+    "cold",
+    "collapse_debuginfo",
+    "coverage",
+    "debugger_visualizer",
+    "deny",
+    "deprecated",
+    "derive",
+    "doc",
+    "expect",
+    "export_name",
+    "forbid",
+    "global_allocator",
+    "ignore",
+    "inline",
+    "link",
+    "link_name",
+    "link_section",
+    "macro_export",
+    "macro_use",
+    "must_use",
+    "no_mangle",
+    "non_exhaustive",
+    "path",
+    "proc_macro",
+    "repr",
+    "should_panic",
+    "target_feature",
+    "test",
+    "track_caller",
+    "used",
+    "warn",
+];
+
+/// The lint attributes and `doc`, allowed on a route parameter.
+const PARAM_BUILT_IN: &[&str] = &["allow", "warn", "deny", "forbid", "expect", "doc"];
+
+impl Helper {
+    fn from_name(name: &str) -> Option<Self> {
+        if let Some(m) = HttpMethod::from_attr_name(name) {
+            return Some(Self::Method(m));
+        }
+        if let Some(s) = Source::from_attr_name(name) {
+            return Some(Self::Source(s));
+        }
+        Some(match name {
+            "path" => Self::Path,
+            "produces" => Self::Produces,
+            "consumes" => Self::Consumes,
+            "scheduled" => Self::Scheduled,
+            "default_value" => Self::DefaultValue,
+            "bean_param" => Self::BeanParam,
+            _ => return None,
+        })
+    }
+
+    /// Whether the helper belongs on a parameter.
+    pub(crate) fn is_param_level(self) -> bool {
+        matches!(self, Self::Source(_) | Self::DefaultValue | Self::BeanParam)
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Self::Method(m) => m.attr_name(),
+            Self::Path => "path",
+            Self::Produces => "produces",
+            Self::Consumes => "consumes",
+            Self::Scheduled => "scheduled",
+            Self::Source(s) => s.attr_name(),
+            Self::DefaultValue => "default_value",
+            Self::BeanParam => "bean_param",
+        }
+    }
+}
+
+/// The helper `attr` is, if it is one of ours.
+pub(crate) fn helper(attr: &Attribute) -> Option<Helper> {
+    let path = attr.path();
+    let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    if path.segments.iter().any(|s| !s.arguments.is_none()) {
+        return None;
+    }
+    match segments.as_slice() {
+        [name] if path.leading_colon.is_none() => Helper::from_name(name),
+        [krate, name] if krate == "restlight" => Helper::from_name(name),
+        _ => None,
+    }
+}
+
+/// The name of an attribute whose path is a single identifier.
+pub(crate) fn bare_name(attr: &Attribute) -> Option<String> {
+    attr.path().get_ident().map(ToString::to_string)
+}
+
+/// The error for an attribute on a method or impl block that looks like a
+/// misspelt helper of ours, if it does.
+pub(crate) fn near_miss_on_item(attr: &Attribute, valid: &[&'static str], place: &str) -> Option<syn::Error> {
+    let name = bare_name(attr)?;
+    if BUILT_IN.contains(&name.as_str()) {
+        return None;
+    }
+    if let Some(param) = closest(&name, PARAM_HELPERS).filter(|p| *p == name) {
+        return Some(syn::Error::new_spanned(
+            attr,
+            with_help(
+                format!("`#[{param}]` belongs on a parameter, not on {place}"),
+                format!("write it before the parameter: `#[{param}] name: Type`"),
+            ),
+        ));
+    }
+    let suggestion = closest(&name, valid)?;
+    Some(syn::Error::new_spanned(
+        attr,
+        with_help(
+            format!("unknown Restlight attribute `#[{name}]`; did you mean `#[{suggestion}]`?"),
+            format!("the attributes valid on {place} are {}", list(valid)),
+        ),
+    ))
+}
+
+/// The error for an unknown single-identifier attribute on a route
+/// parameter, if `attr` is one.
+pub(crate) fn unknown_on_param(attr: &Attribute) -> Option<syn::Error> {
+    let name = bare_name(attr)?;
+    if PARAM_BUILT_IN.contains(&name.as_str()) {
+        return None;
+    }
+    if name == "cfg" || name == "cfg_attr" {
+        return Some(syn::Error::new_spanned(
+            attr,
+            with_help(
+                format!("`#[{name}]` is not supported on a route parameter"),
+                "the generated call passes every parameter; put the `cfg` on the whole method instead",
+            ),
+        ));
+    }
+    if let Some(method) = closest(&name, METHOD_HELPERS).filter(|m| *m == name) {
+        return Some(syn::Error::new_spanned(
+            attr,
+            with_help(
+                format!("`#[{method}]` belongs on the method, not on a parameter"),
+                format!("the attributes valid on a parameter are {}", list(PARAM_HELPERS)),
+            ),
+        ));
+    }
+    let guess = param_guess(&name);
+    let message = match guess {
+        Some("entity") => {
+            format!("unknown parameter attribute `#[{name}]`: the request entity is the parameter without attribute")
+        }
+        Some(g) => format!("unknown parameter attribute `#[{name}]`; did you mean `#[{g}]`?"),
+        None => format!("unknown parameter attribute `#[{name}]`"),
+    };
+    let help = if guess == Some("entity") {
+        "remove the attribute: the one parameter without a source attribute is decoded from the body".to_owned()
+    } else {
+        format!("the attributes valid on a parameter are {}", list(PARAM_HELPERS))
+    };
+    Some(syn::Error::new_spanned(attr, with_help(message, help)))
+}
+
+/// What a user meant by an unknown parameter attribute: `query` ->
+/// `query_param`, `PathParam` -> `path_param`, `body` -> the entity.
+fn param_guess(name: &str) -> Option<&'static str> {
+    let plain = normalise(name);
+    if ["body", "entity", "requestbody", "json"].contains(&plain.as_str()) {
+        return Some("entity");
+    }
+    for helper in PARAM_HELPERS {
+        let h = normalise(helper);
+        if h == plain || h == format!("{plain}param") {
+            return Some(helper);
+        }
+    }
+    match plain.as_str() {
+        "default" | "defaultvalue" | "def" => Some("default_value"),
+        "param" | "pathvariable" | "pathvar" => Some("path_param"),
+        "requestparam" => Some("query_param"),
+        "requestheader" => Some("header_param"),
+        "cookievalue" => Some("cookie_param"),
+        "ctx" | "inject" => Some("context"),
+        _ => closest(name, PARAM_HELPERS),
+    }
+}
+
+fn normalise(name: &str) -> String {
+    name.chars().filter(|c| *c != '_').flat_map(char::to_lowercase).collect()
+}
+
+/// The name in `valid` that `name` is a near miss of (see the module docs).
+fn closest(name: &str, valid: &[&'static str]) -> Option<&'static str> {
+    let plain = normalise(name);
+    let mut best: Option<(usize, &'static str)> = None;
+    for &candidate in valid {
+        let d = if normalise(candidate) == plain { 0 } else { distance(&name.to_lowercase(), candidate) };
+        let limit = if candidate.len() <= 4 { 1 } else { 2 };
+        if d <= limit && best.map_or(true, |(bd, _)| d < bd) {
+            best = Some((d, candidate));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// Optimal string alignment distance (Levenshtein plus transpositions).
+fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// `#[get], #[post], ...` for a help line.
+pub(crate) fn list(names: &[&str]) -> String {
+    let items: Vec<String> = names.iter().map(|n| format!("`#[{n}]`")).collect();
+    items.join(", ")
+}
+
+// ---- arguments ------------------------------------------------------------------
+
+fn args_tokens(attr: &Attribute) -> syn::Result<Option<TokenStream>> {
+    match &attr.meta {
+        Meta::Path(_) => Ok(None),
+        Meta::List(list) => Ok(Some(list.tokens.clone())),
+        Meta::NameValue(nv) => {
+            let name = helper(attr).map_or("attr", Helper::name);
+            Err(syn::Error::new(
+                nv.eq_token.span,
+                with_help(
+                    format!("`#[{name} = ..]` is not a Restlight attribute form"),
+                    format!("write the argument in parentheses: `#[{name}(\"..\")]`"),
+                ),
+            ))
+        }
+    }
+}
+
+/// `#[x]` or `#[x("text")]`.
+pub(crate) fn optional_lit(attr: &Attribute, what: &str) -> syn::Result<Option<LitStr>> {
+    let Some(tokens) = args_tokens(attr)? else {
+        return Ok(None);
+    };
+    if tokens.is_empty() {
+        return Ok(None);
+    }
+    let name = helper(attr).map_or("attr", Helper::name);
+    syn::parse2::<LitStr>(tokens).map(Some).map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            with_help(
+                format!("`#[{name}]` takes one string literal, {what}"),
+                format!("write `#[{name}]` or `#[{name}(\"..\")]`"),
+            ),
+        )
+    })
+}
+
+/// `#[x("text")]`, the argument required.
+pub(crate) fn required_lit(attr: &Attribute, what: &str, example: &str) -> syn::Result<LitStr> {
+    let name = helper(attr).map_or("attr", Helper::name);
+    let wrong = |spans: Spans| {
+        spans.error(with_help(format!("`#[{name}]` takes one string literal, {what}"), format!("write `{example}`")))
+    };
+    match args_tokens(attr)? {
+        None => Err(wrong(Spans::of(attr))),
+        Some(tokens) if tokens.is_empty() => Err(wrong(Spans::of(attr))),
+        Some(tokens) => syn::parse2::<LitStr>(tokens).map_err(|e| wrong(e.span().into())),
+    }
+}
+
+/// `#[context]`, `#[bean_param]`: no argument.
+pub(crate) fn no_args(attr: &Attribute) -> syn::Result<()> {
+    match args_tokens(attr)? {
+        Some(tokens) if !tokens.is_empty() => {
+            let name = helper(attr).map_or("attr", Helper::name);
+            Err(syn::Error::new_spanned(
+                tokens,
+                with_help(
+                    format!("`#[{name}]` takes no argument"),
+                    format!("write `#[{name}]`: the parameter's type says what it is"),
+                ),
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+struct LitList(Punctuated<LitStr, Token![,]>);
+
+impl Parse for LitList {
+    fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
+        Punctuated::parse_terminated(input).map(Self)
+    }
+}
+
+/// `#[produces("a/b", "c/d")]`: the media types, each checked.
+pub(crate) fn media_list(attr: &Attribute) -> syn::Result<Spanned<Vec<String>>> {
+    let name = helper(attr).map_or("attr", Helper::name);
+    let usage = format!("write `#[{name}(\"application/json\")]` or `#[{name}(\"text/plain\", \"text/html\")]`");
+    let tokens = args_tokens(attr)?.unwrap_or_default();
+    let list = syn::parse2::<LitList>(tokens).map_err(|e| {
+        syn::Error::new(e.span(), with_help(format!("`#[{name}]` takes media types as string literals"), &usage))
+    })?;
+    if list.0.is_empty() {
+        return Err(syn::Error::new_spanned(
+            attr,
+            with_help(format!("`#[{name}]` needs at least one media type"), &usage),
+        ));
+    }
+    let mut errors: Option<syn::Error> = None;
+    let mut types = Vec::new();
+    for lit in &list.0 {
+        let value = lit.value();
+        match check_media_type(&value) {
+            Ok(()) => types.push(value),
+            Err(why) => {
+                let help = if value.contains('/') {
+                    "a media type is `type/subtype` with optional `; name=value` parameters".to_owned()
+                } else {
+                    format!("write the full media type, e.g. `{}`", guess_media(&value))
+                };
+                let e = syn::Error::new(lit.span(), with_help(format!("`{value}` is not a media type: {why}"), help));
+                match &mut errors {
+                    Some(all) => all.combine(e),
+                    None => errors = Some(e),
+                }
+            }
+        }
+    }
+    match errors {
+        Some(e) => Err(e),
+        None => Ok(Spanned::new(types, Spans::of(attr))),
+    }
+}
+
+fn guess_media(value: &str) -> &'static str {
+    match value.to_ascii_lowercase().as_str() {
+        "text" | "plain" | "txt" => "text/plain",
+        "html" => "text/html",
+        "xml" => "application/xml",
+        "form" => "application/x-www-form-urlencoded",
+        "bytes" | "binary" | "octet-stream" => "application/octet-stream",
+        _ => "application/json",
+    }
+}
+
+fn is_token(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c))
+}
+
+/// `type/subtype *( ";" name=value )` (RFC 9110 section 8.3.1).
+fn check_media_type(value: &str) -> Result<(), String> {
+    let mut parts = value.split(';');
+    let essence = parts.next().unwrap_or("").trim();
+    let Some((ty, sub)) = essence.split_once('/') else {
+        return Err("it has no `/`".into());
+    };
+    if !is_token(ty) || !is_token(sub) {
+        return Err(format!("`{essence}` is not `type/subtype`"));
+    }
+    if ty == "*" && sub != "*" {
+        return Err("only `*/*` may have a wildcard type".into());
+    }
+    for param in parts {
+        let param = param.trim();
+        let Some((n, v)) = param.split_once('=') else {
+            return Err(format!("the parameter `{param}` is not `name=value`"));
+        };
+        let quoted = v.len() >= 2 && v.starts_with('"') && v.ends_with('"');
+        if !is_token(n) || !(is_token(v) || quoted) {
+            return Err(format!("the parameter `{param}` is not `name=value`"));
+        }
+    }
+    Ok(())
+}
+
+/// `#[scheduled(io)]`, `#[scheduled(biz)]`, `#[scheduled("name")]`.
+pub(crate) fn scheduler(attr: &Attribute) -> syn::Result<Spanned<Scheduler>> {
+    const USAGE: &str = "write `#[scheduled(io)]`, `#[scheduled(biz)]`, or `#[scheduled(\"name\")]` for an executor registered under that name";
+    let tokens = args_tokens(attr)?.unwrap_or_default();
+    if tokens.is_empty() {
+        return Err(syn::Error::new_spanned(attr, with_help("`#[scheduled]` needs the executor to run on", USAGE)));
+    }
+    let span = Spans::of(attr);
+    if let Ok(ident) = syn::parse2::<Ident>(tokens.clone()) {
+        return match ident.to_string().as_str() {
+            "io" => Ok(Spanned::new(Scheduler::Io, span)),
+            "biz" => Ok(Spanned::new(Scheduler::Biz, span)),
+            other => {
+                let lower = other.to_ascii_lowercase();
+                let message = if lower == "io" || lower == "biz" {
+                    format!("unknown scheduler `{other}`; did you mean `{lower}`?")
+                } else {
+                    format!("unknown scheduler `{other}`")
+                };
+                Err(syn::Error::new(ident.span(), with_help(message, USAGE)))
+            }
+        };
+    }
+    if let Ok(lit) = syn::parse2::<LitStr>(tokens.clone()) {
+        let name = lit.value();
+        let lower = name.trim().to_ascii_lowercase();
+        if lower == "io" || lower == "biz" {
+            return Err(syn::Error::new(
+                lit.span(),
+                with_help(
+                    format!("the executor name `{name}` is reserved"),
+                    format!("write `#[scheduled({lower})]` for the built-in executor"),
+                ),
+            ));
+        }
+        if name.trim().is_empty() {
+            return Err(syn::Error::new(lit.span(), with_help("an executor name cannot be empty", USAGE)));
+        }
+        return Ok(Spanned::new(Scheduler::Named(name), span));
+    }
+    Err(syn::Error::new_spanned(tokens, with_help("unknown scheduler syntax", USAGE)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn near_misses() {
+        assert_eq!(closest("paht", METHOD_HELPERS), Some("path"));
+        assert_eq!(closest("gett", METHOD_HELPERS), Some("get"));
+        assert_eq!(closest("GET", METHOD_HELPERS), Some("get"));
+        assert_eq!(closest("produce", METHOD_HELPERS), Some("produces"));
+        assert_eq!(closest("Consumes", METHOD_HELPERS), Some("consumes"));
+        assert_eq!(closest("schedule", METHOD_HELPERS), Some("scheduled"));
+        assert_eq!(closest("inline", METHOD_HELPERS), None);
+        assert_eq!(closest("instrument", METHOD_HELPERS), None);
+        assert_eq!(closest("tokio", METHOD_HELPERS), None);
+        assert_eq!(closest("rest", METHOD_HELPERS), None);
+    }
+
+    #[test]
+    fn param_guesses() {
+        assert_eq!(param_guess("query"), Some("query_param"));
+        assert_eq!(param_guess("PathParam"), Some("path_param"));
+        assert_eq!(param_guess("header"), Some("header_param"));
+        assert_eq!(param_guess("quer_param"), Some("query_param"));
+        assert_eq!(param_guess("body"), Some("entity"));
+        assert_eq!(param_guess("zzz"), None);
+    }
+
+    #[test]
+    fn media_types() {
+        assert!(check_media_type("application/json").is_ok());
+        assert!(check_media_type("text/plain; charset=utf-8").is_ok());
+        assert!(check_media_type("*/*").is_ok());
+        assert!(check_media_type("text/*").is_ok());
+        assert!(check_media_type("application/vnd.api+json").is_ok());
+        assert!(check_media_type("json").is_err());
+        assert!(check_media_type("text/").is_err());
+        assert!(check_media_type("*/json").is_err());
+        assert!(check_media_type("text/plain; charset").is_err());
+        assert!(check_media_type("text /plain").is_err());
+    }
+
+    #[test]
+    fn distances() {
+        assert_eq!(distance("paht", "path"), 1);
+        assert_eq!(distance("test", "get"), 2);
+        assert_eq!(distance("", "abc"), 3);
+    }
+}

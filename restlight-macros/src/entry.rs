@@ -1,0 +1,124 @@
+//! The macro entry points: parse -> validate -> expand, errors reported
+//! next to the user's item, and the `RESTLIGHT_MACROS_DEBUG` switch.
+
+use proc_macro2::TokenStream;
+use quote::{quote, ToTokens};
+use syn::{parse_quote, Attribute, Item};
+
+use crate::ctxt::{with_help, Ctxt};
+use crate::model::HttpMethod;
+use crate::{expand, parse, validate};
+
+/// `#[restlight::path("/base")]` on an impl block.
+pub(crate) fn resource(args: TokenStream, input: TokenStream) -> TokenStream {
+    let mut item = match syn::parse2::<Item>(input.clone()) {
+        Ok(item) => item,
+        Err(e) => return with_error(input, e),
+    };
+    let Item::Impl(imp) = &mut item else {
+        let help = if matches!(item, Item::Fn(_)) {
+            "for a function write `#[restlight::get(\"/x\")]` (or `post`, `put`, ...); `#[restlight::path]` goes on an impl block"
+        } else {
+            "write it on an impl block whose methods are the routes: `#[restlight::path(\"/users\")] impl Users { .. }`"
+        };
+        return with_error(
+            item.into_token_stream(),
+            syn::Error::new(
+                proc_macro2::Span::call_site(),
+                with_help("`#[restlight::path]` goes on an impl block", help),
+            ),
+        );
+    };
+    let mut cx = Ctxt::new();
+    let model = parse::resource(&mut cx, args, imp);
+    validate::resource(&mut cx, &model);
+    match cx.check() {
+        Ok(()) => debug(&format!("#[restlight::path] impl {}", model.name), expand::resource(&model, imp)),
+        Err(e) => {
+            allow_dead_code(&mut imp.attrs);
+            with_error(imp.to_token_stream(), e)
+        }
+    }
+}
+
+/// `#[restlight::get("/x")]` (or another method) on a function.
+pub(crate) fn route(method: HttpMethod, args: TokenStream, input: TokenStream) -> TokenStream {
+    let name = method.attr_name();
+    let mut item = match syn::parse2::<Item>(input.clone()) {
+        Ok(item) => item,
+        Err(e) => return with_error(input, e),
+    };
+    let Item::Fn(f) = &mut item else {
+        let help = if matches!(item, Item::Impl(_)) {
+            format!(
+                "on an impl block write `#[restlight::path(\"/base\")]`, and `#[{name}]` on the methods that are routes"
+            )
+        } else {
+            format!(
+                "write it on a function: `#[restlight::{name}(\"/hello\")] async fn hello() -> &'static str {{ .. }}`"
+            )
+        };
+        return with_error(
+            item.into_token_stream(),
+            syn::Error::new(
+                proc_macro2::Span::call_site(),
+                with_help(format!("`#[restlight::{name}]` goes on a function"), help),
+            ),
+        );
+    };
+    let mut cx = Ctxt::new();
+    let model = parse::free_route(&mut cx, method, args, f);
+    validate::route(&mut cx, &model, None);
+    match cx.check() {
+        Ok(()) => debug(&format!("#[restlight::{name}] fn {}", model.ident), expand::free(&model, f)),
+        Err(e) => {
+            allow_dead_code(&mut f.attrs);
+            with_error(f.to_token_stream(), e)
+        }
+    }
+}
+
+/// `#[produces]`, `#[consumes]` or `#[scheduled]` where no Restlight macro
+/// reads it: above the route attribute, or on an unrelated item.
+pub(crate) fn misplaced(helper: &str, input: TokenStream) -> TokenStream {
+    with_error(
+        input,
+        syn::Error::new(
+            proc_macro2::Span::call_site(),
+            with_help(
+                format!("`#[{helper}]` is read by `#[restlight::path]` or `#[restlight::get]` (`post`, `put`, ...), which must come first"),
+                format!("write `#[{helper}(..)]` below `#[restlight::path(..)]` on an impl block, or below `#[restlight::get(..)]` on a function"),
+            ),
+        ),
+    )
+}
+
+/// The user's item, so that it still resolves and the IDE keeps working,
+/// with the errors next to it.
+fn with_error(item: TokenStream, error: syn::Error) -> TokenStream {
+    let errors = error.to_compile_error();
+    quote! {
+        #item
+        #errors
+    }
+}
+
+/// A route that failed to expand is never called: no dead-code warning on
+/// top of the real error.
+fn allow_dead_code(attrs: &mut Vec<Attribute>) {
+    attrs.push(parse_quote!(#[allow(dead_code)]));
+}
+
+/// Prints the expansion to stderr when `RESTLIGHT_MACROS_DEBUG` is set: to
+/// `1`, `true` or `all` for every expansion, to any other text for those
+/// whose description (`#[restlight::path] impl UserResource`,
+/// `#[restlight::get] fn hello`) contains it.
+fn debug(what: &str, tokens: TokenStream) -> TokenStream {
+    if let Ok(filter) = std::env::var("RESTLIGHT_MACROS_DEBUG") {
+        let all = matches!(filter.as_str(), "1" | "true" | "all");
+        if !filter.is_empty() && filter != "0" && (all || what.contains(&filter)) {
+            eprintln!("// ---- restlight-macros: {what}\n{tokens}\n");
+        }
+    }
+    tokens
+}

@@ -1,0 +1,297 @@
+//! From a valid model to code. Everything generated names the framework by
+//! absolute path through `::restlight::__private` and is lint-clean under
+//! `#![deny(warnings)]`.
+//!
+//! Per route, next to the user's item:
+//!
+//! ```text
+//! const _: () = {
+//!     static __RL_PARAMS: [ParamMeta; N] = [..];        // one per parameter, receiver excluded
+//!     fn __rl_factory(__b: &mut Bindings<'_>) -> Result<Handler, StartupError> {
+//!         let __this = ..;                               // &self routes: the resource instance
+//!         let __ctx0 = ..;                               // one per #[context] parameter
+//!         Ok(Handler::new(move |__req| {
+//!             let __this = Arc::clone(&__this); ..       // clones moved into the future
+//!             Box::pin(async move {
+//!                 let __a0 = ..;                          // one per parameter, 400 on failure
+//!                 let __ret = <Type>::method(&*__this, __a0, ..).await;
+//!                 (&&&w(&__ret)).__rl_kind().respond(__ret)
+//!             })
+//!         }))
+//!     }
+//!     inventory::submit! { RouteDescriptor { .. } }
+//! };
+//! ```
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::spanned::Spanned as _;
+use syn::Type;
+
+use crate::model::{Owner, Param, Receiver, Resource, Route, Scheduler, Source};
+use crate::template;
+use crate::ty::{self, ContextShape, ValueShape};
+
+/// The impl block (helpers removed) and one descriptor per route.
+pub(crate) fn resource(res: &Resource, item: &impl ToTokens) -> TokenStream {
+    let routes = res.routes.iter().map(|r| route(r, Some(res)));
+    quote! {
+        #item
+        #(#routes)*
+    }
+}
+
+/// The function (helpers removed) and its descriptor.
+pub(crate) fn free(route: &Route, item: &impl ToTokens) -> TokenStream {
+    let generated = self::route(route, None);
+    quote! {
+        #item
+        #generated
+    }
+}
+
+fn private() -> TokenStream {
+    quote!(::restlight::__private)
+}
+
+fn route(route: &Route, res: Option<&Resource>) -> TokenStream {
+    let p = private();
+    let fix = |t: &Type| match res {
+        Some(r) => ty::replace_self(t, &r.self_ty),
+        None => t.clone(),
+    };
+
+    let metas = route.params.iter().map(|param| param_meta(param, &fix));
+    let count = Literal::usize_unsuffixed(route.params.len());
+
+    // Startup: the resource and the #[context] bindings.
+    let mut setup = Vec::new();
+    let mut per_request = Vec::new();
+    if let (Receiver::Ref, Some(res)) = (&route.receiver, res) {
+        let self_ty = &res.self_ty;
+        let resource = quote_spanned!(self_ty.span()=> resource::<#self_ty>);
+        setup.push(quote! {
+            let __this: ::std::sync::Arc<#self_ty> = {
+                #[allow(unused_imports)]
+                use #p::{WithDefault as _, WithoutDefault as _};
+                __b.#resource((&&&#p::DefaultProbe::<#self_ty>::new()).__rl_ctor())?
+            };
+        });
+        per_request.push(quote!(let __this = ::std::sync::Arc::clone(&__this);));
+    }
+
+    // Per request: one statement per parameter.
+    let mut reads = Vec::new();
+    let mut args = Vec::new();
+    for param in &route.params {
+        let arg = format_ident!("__a{}", param.index);
+        let param_ty = fix(&param.ty);
+        let index = Literal::usize_unsuffixed(param.index);
+        let meta = quote!(&__RL_PARAMS[#index]);
+        let read = match param.source() {
+            Some(Source::Context) => {
+                let slot = format_ident!("__ctx{}", param.index);
+                let (bind, read) = context(&p, &param_ty, &slot);
+                setup.push(bind);
+                per_request.push(quote!(let #slot = ::core::clone::Clone::clone(&#slot);));
+                read
+            }
+            Some(_) => value(&p, &param_ty, &meta),
+            None => entity(&p, &param_ty, &meta),
+        };
+        reads.push(quote!(let #arg = #read;));
+        args.push(arg);
+    }
+
+    let ident = &route.ident;
+    let callee = match (route.owner, res) {
+        (Owner::Resource, Some(res)) => {
+            let self_ty = &res.self_ty;
+            quote!(<#self_ty>::#ident)
+        }
+        _ => quote!(#ident),
+    };
+    let receiver = matches!(route.receiver, Receiver::Ref).then(|| quote!(&*__this,));
+    let await_ = route.is_async.then(|| quote!(.await));
+    let kind_span = route.output.as_ref().map_or(route.ident.span(), syn::spanned::Spanned::span);
+    let kind = quote_spanned!(kind_span=> __rl_kind);
+
+    let descriptor = descriptor(route, res, &p);
+    let cfgs = &route.cfgs;
+    quote! {
+        #(#cfgs)*
+        const _: () = {
+            static __RL_PARAMS: [#p::ParamMeta; #count] = [#(#metas),*];
+
+            fn __rl_factory(
+                __b: &mut #p::Bindings<'_>,
+            ) -> ::core::result::Result<#p::Handler, #p::StartupError> {
+                #(#setup)*
+                ::core::result::Result::Ok(#p::Handler::new(
+                    move |__req: #p::RequestContext| -> #p::BoxFuture<#p::Response> {
+                        #(#per_request)*
+                        ::std::boxed::Box::pin(async move {
+                            #(#reads)*
+                            let __ret = #callee(#receiver #(#args),*) #await_;
+                            #[allow(unused_imports)]
+                            use #p::{KindIntoResponse as _, KindResult as _, KindOption as _, KindSerialize as _, KindUnsupported as _};
+                            (&&&#p::w(&__ret)).#kind().respond(__ret)
+                        })
+                    },
+                ))
+            }
+
+            #p::inventory::submit! { #descriptor }
+        };
+    }
+}
+
+/// Reads a path, query, header, cookie, matrix or form value; 400 when it is
+/// missing or does not convert. A type that cannot be read from text is
+/// reported on the user's type, by the check spanned there.
+fn value(p: &TokenStream, param_ty: &Type, meta: &TokenStream) -> TokenStream {
+    let shape = ty::value_shape(param_ty);
+    let inner = shape.inner();
+    let span = inner.span();
+    let function = match shape {
+        ValueShape::Required(_) => quote_spanned!(span=> required::<#inner>),
+        ValueShape::Optional(_) => quote_spanned!(span=> optional::<#inner>),
+        ValueShape::Repeated(_) => quote_spanned!(span=> repeated::<#inner>),
+    };
+    let check = quote_spanned!(span=> #p::assert_from_param::<#inner>(););
+    quote! {
+        {
+            #check
+            match #p::#function(&__req, #meta) {
+                ::core::result::Result::Ok(__v) => __v,
+                ::core::result::Result::Err(__e) => return #p::error_response(__e),
+            }
+        }
+    }
+}
+
+/// Reads the entity: raw bytes or text, else decoded by Content-Type.
+fn entity(p: &TokenStream, param_ty: &Type, meta: &TokenStream) -> TokenStream {
+    let read = quote_spanned!(param_ty.span()=> __rl_read);
+    quote! {
+        {
+            #[allow(unused_imports)]
+            use #p::{EntityRaw as _, EntityDecoded as _, EntityUnsupported as _};
+            match (&&&#p::EntityProbe::<#param_ty>::new()).#read(&__req, #meta) {
+                ::core::result::Result::Ok(__v) => __v,
+                ::core::result::Result::Err(__e) => return #p::error_response(__e),
+            }
+        }
+    }
+}
+
+/// The binding at startup and the read per request of a `#[context]` parameter.
+fn context(p: &TokenStream, param_ty: &Type, slot: &syn::Ident) -> (TokenStream, TokenStream) {
+    let probe = |t: &Type| {
+        let span = t.span();
+        let bind = quote_spanned!(span=> __rl_bind);
+        let bind = quote! {
+            let #slot = {
+                #[allow(unused_imports)]
+                use #p::{ContextRequest as _, ContextBean as _};
+                (&&&#p::ContextProbe::<#t>::new()).#bind(__b)?
+            };
+        };
+        let get = quote! {
+            {
+                #[allow(unused_imports)]
+                use #p::{ContextRequest as _, ContextBean as _};
+                (&&&#p::ContextProbe::<#t>::new()).__rl_get(&__req, &#slot)
+            }
+        };
+        (bind, get)
+    };
+    match ty::context_shape(param_ty) {
+        ContextShape::Ref(t) => probe(t),
+        ContextShape::Owned(t) => {
+            let (bind, get) = probe(t);
+            let clone = quote_spanned!(t.span()=> ::core::clone::Clone::clone);
+            (bind, quote!(#clone(#get)))
+        }
+        ContextShape::Arc(t) => {
+            let bean = quote_spanned!(t.span()=> bean::<#t>);
+            (quote!(let #slot: ::std::sync::Arc<#t> = __b.#bean()?;), quote!(#slot))
+        }
+        // Rejected by `validate`.
+        ContextShape::MutRef(_) => (quote!(), quote!(::core::unreachable!())),
+    }
+}
+
+fn param_meta(param: &Param, fix: &impl Fn(&Type) -> Type) -> TokenStream {
+    let p = private();
+    let source = match param.source() {
+        None => quote!(Entity),
+        Some(Source::Path) => quote!(Path),
+        Some(Source::Query) => quote!(Query),
+        Some(Source::Header) => quote!(Header),
+        Some(Source::Cookie) => quote!(Cookie),
+        Some(Source::Matrix) => quote!(Matrix),
+        Some(Source::Form) => quote!(Form),
+        Some(Source::Context) => quote!(Context),
+    };
+    let name = param.name().unwrap_or_else(|| if param.source().is_none() { "entity" } else { "context" }.to_owned());
+    let default = match param.defaults.first() {
+        Some(lit) => quote!(::core::option::Option::Some(#lit)),
+        None => quote!(::core::option::Option::None),
+    };
+    let rust_type = ty::type_string(&fix(&param.ty));
+    quote! {
+        #p::ParamMeta {
+            name: #name,
+            source: #p::ParamSource::#source,
+            default: #default,
+            rust_type: #rust_type,
+        }
+    }
+}
+
+fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenStream {
+    let method = route.methods[0].value.as_str();
+    let parts = res.and_then(|r| r.base.as_ref()).into_iter().chain(route.paths.first());
+    let path = template::join(parts.map(|t| t.pieces.as_slice()));
+    let settings = |pick: fn(&crate::model::Settings) -> Option<&Vec<String>>| {
+        pick(&route.settings).or_else(|| res.and_then(|r| pick(&r.settings))).cloned().unwrap_or_default()
+    };
+    let produces = settings(|s| s.produces.first().map(|x| &x.value));
+    let consumes = settings(|s| s.consumes.first().map(|x| &x.value));
+    let scheduled =
+        route.settings.scheduled.first().or_else(|| res.and_then(|r| r.settings.scheduled.first())).map(|s| &s.value);
+    let scheduler = match scheduled {
+        None => quote!(Default),
+        Some(Scheduler::Io) => quote!(Io),
+        Some(Scheduler::Biz) => quote!(Biz),
+        Some(Scheduler::Named(name)) => quote!(Named(#name)),
+    };
+    let blocking = !route.is_async;
+    let ident = route.ident.to_string();
+    let ident = ident.strip_prefix("r#").unwrap_or(&ident);
+    let (name, resource) = match res {
+        Some(r) => {
+            let resource = &r.name;
+            (format!("{resource}::{ident}"), quote!(::core::option::Option::Some(#resource)))
+        }
+        None => (ident.to_owned(), quote!(::core::option::Option::None)),
+    };
+    let line = quote_spanned!(route.fn_span=> ::core::line!());
+    quote! {
+        #p::RouteDescriptor {
+            method: #method,
+            path: #path,
+            produces: &[#(#produces),*],
+            consumes: &[#(#consumes),*],
+            scheduler: #p::SchedulerName::#scheduler,
+            blocking: #blocking,
+            params: &__RL_PARAMS,
+            name: #name,
+            resource: #resource,
+            factory: __rl_factory,
+            file: ::core::file!(),
+            line: #line,
+        }
+    }
+}

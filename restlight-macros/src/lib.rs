@@ -1,0 +1,148 @@
+//! The attribute macros of [Restlight](https://docs.rs/restlight):
+//! `#[restlight::path]` on an impl block of handlers, and `#[restlight::get]`
+//! (`post`, `put`, `delete`, `patch`, `head`, `options`) on a free function.
+//!
+//! Use them through the `restlight` crate, which re-exports them and the
+//! support code they expand to (`::restlight::__private`).
+//!
+//! # The annotation language
+//!
+//! On the impl block, below `#[restlight::path("/base")]`:
+//! `#[produces("a/b", ..)]`, `#[consumes("a/b", ..)]`, `#[scheduled(io)]`,
+//! `#[scheduled(biz)]`, `#[scheduled("name")]`.
+//!
+//! On a method: one of `#[get] #[post] #[put] #[delete] #[patch] #[head]
+//! #[options]`, optionally with a sub-path (`#[get("/{id}")]`) or with
+//! `#[path("/{id}")]`; then `#[produces]`, `#[consumes]`, `#[scheduled]`,
+//! which override the impl block's. Methods without a method attribute are
+//! left alone. A handler is an `async fn` or a plain `fn` (run on the business
+//! executor), taking `&self` or no receiver.
+//!
+//! On a parameter: `#[path_param]`, `#[query_param]`, `#[header_param]`,
+//! `#[cookie_param]`, `#[matrix_param]`, `#[form_param]`, each with an
+//! optional name (default: the Rust identifier, for a header with `-` for
+//! `_`: `accept_language` reads `accept-language`); `#[default_value("..")]`;
+//! `#[context]` for the request (`&RequestContext`, `&HeaderMap`, `&Uri`,
+//! `&Method`) or a bean (`&T`, `Arc<T>`, or `T: Clone`). `Option<T>` makes a
+//! value optional and `Vec<T>` reads every value. The one parameter without
+//! an attribute is the entity, decoded from the body.
+//!
+//! # Path templates
+//!
+//! `{name}` matches one segment, `{name: regex}` what the regex matches (it
+//! may contain braces, `\d{3}`, and span segments, `{path: .*}`); variables and
+//! text mix within a segment (`/v{major}.{minor}`). The impl block's path and
+//! the method's are joined with one `/`, and a trailing `/` is dropped.
+//!
+//! # Compile-time checks
+//!
+//! Every mistake is reported at once, at the token at fault, with a `help:`
+//! line: malformed templates and regexes, duplicate variables, a
+//! `#[path_param]` naming no variable, two entities, unknown or misplaced
+//! attributes, receivers other than `&self`, `#[scheduled(io)]` on a plain
+//! `fn`, and parameter types that cannot be read from text (reported on the
+//! type). Unknown attributes on a route parameter are errors; on a method or
+//! impl block only near misses of Restlight's names are (`#[paht]`,
+//! `#[produce]`), so `#[inline]` or `#[tracing::instrument]` keep working.
+//!
+//! # Debugging
+//!
+//! Set `RESTLIGHT_MACROS_DEBUG=1` while building to print every expansion to
+//! stderr, or `RESTLIGHT_MACROS_DEBUG=UserResource` for those whose
+//! description contains the text.
+
+mod attr;
+mod ctxt;
+mod entry;
+mod expand;
+mod model;
+mod parse;
+mod template;
+mod ty;
+mod validate;
+
+use proc_macro::TokenStream;
+
+use crate::model::HttpMethod;
+
+/// Makes the methods of an impl block the routes of a resource under a base
+/// path.
+///
+/// Methods with a method attribute (`#[get]`, `#[post]`, ...) become routes;
+/// the resource is one instance shared by all requests, registered with
+/// `.resource(value)` or built with `Default`.
+///
+/// ```ignore
+/// use restlight::prelude::*;
+///
+/// #[derive(Default)]
+/// pub struct Greeter;
+///
+/// #[restlight::path("/greet")]
+/// #[produces("text/plain")]
+/// impl Greeter {
+///     #[get("/{name}")]
+///     async fn greet(&self, #[path_param] name: String,
+///                    #[query_param] #[default_value("Hello")] salute: String) -> String {
+///         format!("{salute}, {name}!")
+///     }
+/// }
+/// ```
+#[proc_macro_attribute]
+pub fn path(args: TokenStream, item: TokenStream) -> TokenStream {
+    entry::resource(args.into(), item.into()).into()
+}
+
+macro_rules! method_macros {
+    ($($name:ident => $method:ident, $verb:literal;)*) => {$(
+        #[doc = concat!("Makes a free function the handler of `", $verb, "` requests to a path.")]
+        ///
+        /// Inside a `#[restlight::path]` impl block, write the bare attribute on
+        /// a method instead; the sub-path is optional there.
+        ///
+        /// ```ignore
+        /// use restlight::prelude::*;
+        ///
+        #[doc = concat!("#[restlight::", stringify!($name), "(\"/hello/{name}\")]")]
+        /// #[produces("text/plain")]
+        /// async fn hello(#[path_param] name: String) -> String {
+        ///     format!("Hello {name}!")
+        /// }
+        /// ```
+        #[proc_macro_attribute]
+        pub fn $name(args: TokenStream, item: TokenStream) -> TokenStream {
+            entry::route(HttpMethod::$method, args.into(), item.into()).into()
+        }
+    )*};
+}
+
+method_macros! {
+    get => Get, "GET";
+    post => Post, "POST";
+    put => Put, "PUT";
+    delete => Delete, "DELETE";
+    patch => Patch, "PATCH";
+    head => Head, "HEAD";
+    options => Options, "OPTIONS";
+}
+
+macro_rules! helper_macros {
+    ($($name:ident),*) => {$(
+        #[doc = concat!("`#[", stringify!($name), "(..)]` is read by `#[restlight::path]` or `#[restlight::get]` (and the other methods) and must be written below them.")]
+        ///
+        /// This attribute macro only runs when it is misplaced (above the route
+        /// attribute, or on an item without one) and reports where it belongs.
+        ///
+        /// ```ignore
+        /// #[restlight::get("/hello")]
+        #[doc = concat!("#[", stringify!($name), "(..)]")]
+        /// async fn hello() -> &'static str { "hello" }
+        /// ```
+        #[proc_macro_attribute]
+        pub fn $name(_args: TokenStream, item: TokenStream) -> TokenStream {
+            entry::misplaced(stringify!($name), item.into()).into()
+        }
+    )*};
+}
+
+helper_macros!(produces, consumes, scheduled);

@@ -1,0 +1,358 @@
+//! The semantic checks: everything that parsed but cannot work. Each rule
+//! reports at the user's token with a `help:` line, and every rule runs, so
+//! one compilation shows every mistake.
+
+use std::collections::HashMap;
+
+use crate::ctxt::{with_help, Ctxt, Spans};
+use crate::model::{Owner, Param, Receiver, Resource, Route, Scheduler, Settings, Source, Spanned};
+use crate::template::{self, Template, Var};
+use crate::ty::{self, ContextShape};
+
+/// Checks an impl block and its routes.
+pub(crate) fn resource(cx: &mut Ctxt, res: &Resource) {
+    if let Some(span) = res.generics {
+        cx.error(
+            span,
+            with_help(
+                "a `#[restlight::path]` impl block cannot be generic",
+                "a resource is one shared instance: implement the handlers on a concrete type",
+            ),
+        );
+    }
+    settings(cx, &res.settings);
+    if let Some(base) = &res.base {
+        regexes(cx, base);
+        duplicates(cx, &[base]);
+    }
+    for route in &res.routes {
+        self::route(cx, route, Some(res));
+    }
+}
+
+/// Checks one route; `res` is its impl block, `None` for a free function.
+pub(crate) fn route(cx: &mut Ctxt, route: &Route, res: Option<&Resource>) {
+    for extra in route.methods.iter().skip(1) {
+        cx.error(
+            extra.span,
+            with_help(
+                format!(
+                    "a second method attribute on `{}`: it is already `#[{}]`",
+                    route.ident,
+                    route.methods[0].value.attr_name()
+                ),
+                "a route answers one HTTP method; write another function for the other method",
+            ),
+        );
+    }
+    for extra in route.paths.iter().skip(1) {
+        cx.error(
+            extra.lit.span(),
+            with_help(
+                format!("a second path for `{}`", route.ident),
+                "give the route one path: either in the method attribute, `#[get(\"/x\")]`, or in `#[path(\"/x\")]`",
+            ),
+        );
+    }
+    if route.owner == Owner::Free && route.paths.is_empty() && !route.bad_path {
+        let name = route.methods[0].value.attr_name();
+        cx.error(
+            route.methods[0].span,
+            with_help(
+                format!("`#[restlight::{name}]` on a function needs the route's path"),
+                format!("write `#[restlight::{name}(\"/hello\")]`"),
+            ),
+        );
+    }
+    receiver(cx, route);
+    if let Some(span) = route.generics {
+        cx.error(
+            span,
+            with_help(
+                "a route handler cannot be generic",
+                "the framework calls it with concrete types: remove the type parameters",
+            ),
+        );
+    }
+    settings(cx, &route.settings);
+    scheduled_io(cx, route, res);
+    for path in &route.paths {
+        regexes(cx, path);
+    }
+
+    let full: Option<Vec<&Template>> = match res {
+        Some(r) if r.base.is_none() => None,
+        _ if route.bad_path => None,
+        Some(r) => Some(r.base.iter().chain(route.paths.first()).collect()),
+        None => Some(route.paths.first().into_iter().collect()),
+    };
+    if let Some(full) = &full {
+        if full.len() > 1 {
+            duplicates(cx, full);
+        }
+    }
+    let mut entity: Option<&Param> = None;
+    for p in &route.params {
+        param(cx, p, full.as_deref());
+        if p.sources.is_empty() {
+            match entity {
+                None => entity = Some(p),
+                Some(first) => cx.error(
+                    p.span,
+                    with_help(
+                        format!(
+                            "a second entity parameter: `{}` is already the entity of `{}`",
+                            describe(first),
+                            route.ident
+                        ),
+                        "only one parameter is read from the body; give the others a source: `#[query_param]`, `#[header_param]`, `#[path_param]`, `#[form_param]`, ... or `#[context]`",
+                    ),
+                ),
+            }
+        }
+    }
+}
+
+fn describe(p: &Param) -> String {
+    match &p.ident {
+        Some(i) => i.to_string(),
+        None => format!("parameter {}", p.index + 1),
+    }
+}
+
+fn receiver(cx: &mut Ctxt, route: &Route) {
+    match (&route.receiver, route.owner) {
+        (Receiver::None, _) | (Receiver::Ref, Owner::Resource) => {}
+        (_, Owner::Free) => {
+            let name = route.methods[0].value.attr_name();
+            cx.error(
+                route.methods[0].span,
+                with_help(
+                    format!("`#[restlight::{name}]` on a method: put `#[restlight::path(..)]` on the impl block"),
+                    format!(
+                        "write `#[restlight::path(\"/base\")]` on the impl block and plain `#[{name}]` on its route methods"
+                    ),
+                ),
+            );
+        }
+        (Receiver::Invalid { span, what }, Owner::Resource) => {
+            let help = if what.starts_with("`self: ") {
+                "the framework holds the resource in an `Arc` already and lends it to each request: take `&self`"
+            } else {
+                "a resource is one instance shared by all requests: take `&self`, and keep mutable state behind a `Mutex` or an atomic"
+            };
+            cx.error(*span, with_help(format!("a route handler takes `&self`, not {what}"), help));
+        }
+    }
+}
+
+fn settings(cx: &mut Ctxt, s: &Settings) {
+    fn again<T>(cx: &mut Ctxt, list: &[Spanned<T>], name: &str, help: &str) {
+        for extra in list.iter().skip(1) {
+            cx.error(extra.span, with_help(format!("`#[{name}]` is given twice here"), help));
+        }
+    }
+    again(cx, &s.produces, "produces", "list every media type in one attribute: `#[produces(\"a/b\", \"c/d\")]`");
+    again(cx, &s.consumes, "consumes", "list every media type in one attribute: `#[consumes(\"a/b\", \"c/d\")]`");
+    again(cx, &s.scheduled, "scheduled", "a route runs on one executor; keep one `#[scheduled(..)]`");
+}
+
+fn scheduled_io(cx: &mut Ctxt, route: &Route, res: Option<&Resource>) {
+    const MESSAGE: &str = "a plain fn never runs on an IO thread; make it async or schedule it on biz";
+    if route.is_async {
+        return;
+    }
+    if let Some(own) = route.settings.scheduled.first() {
+        if own.value == Scheduler::Io {
+            cx.error(own.span, with_help(MESSAGE, "write `async fn`, or `#[scheduled(biz)]`"));
+        }
+        return;
+    }
+    let inherited = res.and_then(|r| r.settings.scheduled.first());
+    if inherited.is_some_and(|s| s.value == Scheduler::Io) {
+        cx.error(
+            Spans { start: route.fn_span, end: route.ident.span() },
+            with_help(
+                format!("`{}` inherits `#[scheduled(io)]` from the impl block: {MESSAGE}", route.ident),
+                "write `async fn`, or put `#[scheduled(biz)]` on this method",
+            ),
+        );
+    }
+}
+
+/// Every regex of a template compiles.
+fn regexes(cx: &mut Ctxt, t: &Template) {
+    for var in t.vars() {
+        let (Some(re), Some(at)) = (&var.regex, &var.regex_at) else {
+            continue;
+        };
+        // Alone first, for an error that points into the user's regex; then
+        // as the router compiles it.
+        let compiled = regex::Regex::new(re).and_then(|_| regex::Regex::new(&format!("^(?:{re})$")));
+        if let Err(e) = compiled {
+            let detail = match e {
+                regex::Error::Syntax(s) => {
+                    s.strip_prefix("regex parse error:").map_or(s.as_str(), |d| d.trim_start_matches('\n')).to_owned()
+                }
+                other => other.to_string(),
+            };
+            cx.push(template::error_at(
+                &t.lit,
+                at.clone(),
+                &format!("invalid regex in the variable `{}`", var.name),
+                &format!(
+                    "the regex must compile with the `regex` crate (no look-around, no backreferences):\n{}",
+                    indent(&detail)
+                ),
+            ));
+        }
+    }
+}
+
+fn indent(text: &str) -> String {
+    text.lines().map(|l| format!("  {l}").trim_end().to_owned()).collect::<Vec<_>>().join("\n")
+}
+
+/// No variable appears twice in the full template made of `parts`.
+fn duplicates(cx: &mut Ctxt, parts: &[&Template]) {
+    let mut seen: HashMap<&str, &Template> = HashMap::new();
+    let full = full_string(parts);
+    for t in parts {
+        for var in t.vars() {
+            match seen.get(var.name.as_str()) {
+                Some(first) => {
+                    let message = if std::ptr::eq(*first, *t) {
+                        format!("the variable `{}` appears twice in the path template", var.name)
+                    } else {
+                        format!(
+                            "the variable `{}` is already in the impl block's path `{}`",
+                            var.name,
+                            first.lit.value()
+                        )
+                    };
+                    cx.push(template::error_at(
+                        &t.lit,
+                        var.at.clone(),
+                        &message,
+                        &format!("the route's full template is `{full}`; rename one of them"),
+                    ));
+                }
+                None => {
+                    seen.insert(&var.name, t);
+                }
+            }
+        }
+    }
+}
+
+fn full_string(parts: &[&Template]) -> String {
+    template::join(parts.iter().map(|t| t.pieces.as_slice()))
+}
+
+fn param(cx: &mut Ctxt, p: &Param, full: Option<&[&Template]>) {
+    for extra in p.sources.iter().skip(1) {
+        cx.error(
+            extra.span,
+            with_help(
+                format!(
+                    "a second source attribute on `{}`: it is already `#[{}]`",
+                    describe(p),
+                    p.sources[0].value.attr_name()
+                ),
+                "a parameter is read from one place; keep one attribute",
+            ),
+        );
+    }
+    for extra in p.defaults.iter().skip(1) {
+        cx.error(extra.span(), with_help("`#[default_value]` is given twice", "keep one default value"));
+    }
+    if let Some(span) = ty::impl_trait(&p.ty) {
+        cx.error(
+            span,
+            with_help(
+                "a route handler cannot be generic",
+                "the framework reads parameters into concrete types: replace `impl Trait` with a type",
+            ),
+        );
+    }
+    if let Some(default) = p.defaults.first() {
+        let wrong = match p.source() {
+            Some(Source::Path) => Some((
+                "a path variable always has a value: `#[default_value]` cannot apply to a `#[path_param]`",
+                "remove it, or read the value with `#[query_param]`",
+            )),
+            Some(Source::Context) => Some((
+                "`#[default_value]` cannot apply to a `#[context]` parameter",
+                "a context value is the request or a bean; remove the default",
+            )),
+            None => Some((
+                "`#[default_value]` on the entity parameter, which has no source attribute",
+                "give it a source, `#[query_param]`, `#[header_param]`, ..., or remove the default: the entity is the body",
+            )),
+            Some(_) => None,
+        };
+        if let Some((message, help)) = wrong {
+            cx.error(default.span(), with_help(message, help));
+        }
+    }
+    let Some(source) = p.source() else {
+        return;
+    };
+    if source == Source::Context {
+        if let ContextShape::MutRef(span) = ty::context_shape(&p.ty) {
+            cx.error(
+                span,
+                with_help(
+                    "a `#[context]` parameter cannot be `&mut`: the request and beans are shared",
+                    "take `&T` (or `Arc<T>` for a bean), and put mutable state behind a `Mutex`",
+                ),
+            );
+        }
+        return;
+    }
+    let Some(name) = p.name() else {
+        cx.error(
+            p.span,
+            with_help(
+                "this parameter is a pattern, so it has no name to look up",
+                format!("name it in the attribute: `#[{}(\"name\")]`", source.attr_name()),
+            ),
+        );
+        return;
+    };
+    let name_span = match (&p.explicit_name, &p.ident) {
+        (Some(lit), _) => lit.span().into(),
+        (None, Some(ident)) => ident.span().into(),
+        (None, None) => p.sources[0].span,
+    };
+    if source == Source::Header && !name.chars().all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)) {
+        cx.error(
+            name_span,
+            with_help(
+                format!("`{name}` is not a valid header name"),
+                "a header name is letters, digits and `!#$%&'*+-.^_`|~`, e.g. `X-Tenant`",
+            ),
+        );
+    }
+    if source == Source::Path {
+        if let Some(full) = full {
+            let vars: Vec<&Var> = full.iter().flat_map(|t| t.vars()).collect();
+            if !vars.iter().any(|v| v.name == name) {
+                let template = full_string(full);
+                let help = if vars.is_empty() {
+                    format!("the template `{template}` has no variables; add `{{{name}}}` to the path")
+                } else {
+                    let names: Vec<String> = vars.iter().map(|v| format!("`{}`", v.name)).collect();
+                    format!("the variables of `{template}` are {}", names.join(", "))
+                };
+                cx.error(
+                    name_span,
+                    with_help(
+                        format!("`#[path_param]` names `{name}`, which is no variable of the path template"),
+                        help,
+                    ),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,252 @@
+//! [`Restlight`]: the application builder plus the server options.
+
+use std::net::{IpAddr, SocketAddr};
+use std::time::Duration;
+
+use restlight_core::test::MockClient;
+use restlight_core::{App, AppBuilder, Executor, Result, Route};
+
+use crate::handle::ServerHandle;
+use crate::launch::{launch, Signals};
+use crate::options::ServerOptions;
+
+/// The name of the business executor, as routes name it.
+pub(crate) const BIZ: &str = "biz";
+
+/// Builds a Restlight application and serves it over HTTP/1.1 and h2c.
+///
+/// Application settings (`resource`, `bean`, `route`, `executor`,
+/// `max_body_size`) go to the core's [`AppBuilder`]; the rest configure the
+/// server. Every setter takes and returns the builder by value.
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use restlight_server::Restlight;
+///
+/// fn main() -> restlight_core::Result<()> {
+///     Restlight::new()
+///         .route(restlight_core::get("/ping").handle(|_ctx| async { "pong" }))
+///         .port(8080)
+///         .shutdown_timeout(Duration::from_secs(10))
+///         .run()
+/// }
+/// ```
+#[derive(Debug, Default)]
+#[must_use = "a Restlight builder does nothing until `run`, `start`, `build` or `mock` is called"]
+pub struct Restlight {
+    pub(crate) app: AppBuilder,
+    pub(crate) options: ServerOptions,
+    /// Whether the user registered an executor named `"biz"` themselves.
+    pub(crate) user_biz: bool,
+}
+
+impl Restlight {
+    /// A builder with no routes and the default options.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Registers a resource instance; its routes use it instead of a
+    /// `Default`-built one. See [`AppBuilder::resource`].
+    pub fn resource<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.app = self.app.resource(value);
+        self
+    }
+
+    /// Registers a bean that `#[context]` parameters resolve by type.
+    /// See [`AppBuilder::bean`].
+    pub fn bean<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.app = self.app.bean(value);
+        self
+    }
+
+    /// Adds a route built with the builder API, e.g.
+    /// `restlight_core::get("/ping").handle(|_ctx| async { "pong" })`.
+    pub fn route(mut self, route: impl Into<Route>) -> Self {
+        self.app = self.app.route(route);
+        self
+    }
+
+    /// Registers a named executor for routes scheduled on it.
+    ///
+    /// Naming one `"biz"` replaces the business runtime that [`run`](Self::run)
+    /// and [`start`](Self::start) would otherwise build; `biz_threads` is then
+    /// ignored.
+    pub fn executor(mut self, name: &str, executor: impl Executor) -> Self {
+        self.user_biz |= name == BIZ;
+        self.app = self.app.executor(name, executor);
+        self
+    }
+
+    /// The largest request entity a route accepts unless it says otherwise.
+    ///
+    /// Default is 4 MiB.
+    pub fn max_body_size(mut self, bytes: usize) -> Self {
+        self.app = self.app.max_body_size(bytes);
+        self
+    }
+
+    /// The TCP port to listen on; `0` lets the system pick one (read it back
+    /// with [`ServerHandle::local_addr`]).
+    ///
+    /// Default is 8080.
+    pub fn port(mut self, port: u16) -> Self {
+        self.options.addr.set_port(port);
+        self
+    }
+
+    /// The IP address to listen on, e.g. `Ipv4Addr::LOCALHOST` or
+    /// `[127, 0, 0, 1]`; the port is kept.
+    ///
+    /// Default is `0.0.0.0` (every IPv4 interface).
+    pub fn bind(mut self, ip: impl Into<IpAddr>) -> Self {
+        self.options.addr.set_ip(ip.into());
+        self
+    }
+
+    /// The address and port to listen on, in one call; replaces both
+    /// [`bind`](Self::bind) and [`port`](Self::port).
+    ///
+    /// Default is `0.0.0.0:8080`.
+    pub fn address(mut self, addr: SocketAddr) -> Self {
+        self.options.addr = addr;
+        self
+    }
+
+    /// Worker threads of the IO runtime (named `restlight-io-N`), which
+    /// accepts connections, speaks HTTP and runs routes scheduled on IO.
+    /// Zero is treated as one.
+    ///
+    /// Default is the number of cores.
+    pub fn io_threads(mut self, threads: usize) -> Self {
+        self.options.io_threads = Some(threads);
+        self
+    }
+
+    /// Worker threads of the business runtime (named `restlight-biz-N`),
+    /// which runs routes scheduled on `biz`. Ignored when an executor named
+    /// `"biz"` is registered. Zero is treated as one.
+    ///
+    /// Default is twice the number of cores, and at least 4.
+    pub fn biz_threads(mut self, threads: usize) -> Self {
+        self.options.biz_threads = Some(threads);
+        self
+    }
+
+    /// How long a graceful shutdown waits for in-flight requests before it
+    /// closes the remaining connections.
+    ///
+    /// Default is 30 seconds.
+    pub fn shutdown_timeout(mut self, timeout: Duration) -> Self {
+        self.options.shutdown_timeout = timeout;
+        self
+    }
+
+    /// How long a client has to send something recognisable and then a
+    /// complete request header section; a slower connection is closed
+    /// (the slowloris defence).
+    ///
+    /// The deadline applies twice on a new connection: first while the
+    /// protocol is sniffed (HTTP/1 or the h2 preface), then to the HTTP/1
+    /// header section. For HTTP/1 it also bounds the wait for the next
+    /// request on a kept-alive connection, so an idle HTTP/1 connection is
+    /// closed after the smaller of this and [`idle_timeout`](Self::idle_timeout).
+    ///
+    /// Default is 30 seconds.
+    pub fn header_read_timeout(mut self, timeout: Duration) -> Self {
+        self.options.header_read_timeout = timeout;
+        self
+    }
+
+    /// How long a connection may stay open with no request in flight before
+    /// it is closed (HTTP/1) or sent GOAWAY (HTTP/2). A connection that is
+    /// still idle one more period after that is dropped.
+    ///
+    /// Default is 60 seconds.
+    pub fn idle_timeout(mut self, timeout: Duration) -> Self {
+        self.options.idle_timeout = timeout;
+        self
+    }
+
+    /// The largest request line plus header section accepted, in bytes;
+    /// larger ones are answered with 431. For HTTP/2 this is the advertised
+    /// `SETTINGS_MAX_HEADER_LIST_SIZE`.
+    ///
+    /// Default is 8 KiB.
+    pub fn max_header_size(mut self, bytes: usize) -> Self {
+        self.options.max_header_size = bytes;
+        self
+    }
+
+    /// The most concurrent streams one HTTP/2 connection may open. Always
+    /// bounded: zero is treated as one.
+    ///
+    /// Default is 250.
+    pub fn h2_max_concurrent_streams(mut self, streams: u32) -> Self {
+        self.options.h2_max_concurrent_streams = streams.max(1);
+        self
+    }
+
+    /// Compiles the application without serving it.
+    ///
+    /// No business runtime is built here: unless an executor named `"biz"`
+    /// was registered, the [`App`] creates its own when first needed.
+    ///
+    /// # Errors
+    /// [`restlight_core::Error::Startup`] when the routes do not compile
+    /// (conflicts, missing beans or executors).
+    pub fn build(self) -> Result<App> {
+        Ok(self.app.build()?)
+    }
+
+    /// Compiles the application and wraps it in the in-process mock client.
+    ///
+    /// # Errors
+    /// As [`build`](Self::build).
+    pub fn mock(self) -> Result<MockClient> {
+        Ok(MockClient::new(self.build()?))
+    }
+
+    /// Serves the application until SIGINT or SIGTERM, then shuts down
+    /// gracefully and returns. Blocks the calling thread.
+    ///
+    /// Builds the IO runtime and the business runtime on a dedicated thread,
+    /// so it also works (but blocks a worker) when called inside an async
+    /// runtime; there, prefer [`start`](Self::start).
+    ///
+    /// # Errors
+    /// [`restlight_core::Error::Startup`] when the application does not
+    /// compile, [`restlight_core::Error::Io`] when the runtimes cannot be
+    /// built or the address cannot be bound.
+    pub fn run(self) -> Result<()> {
+        launch(self, Signals::Handle)?.wait();
+        Ok(())
+    }
+
+    /// Starts serving on a dedicated thread and returns once the listener is
+    /// bound. Works inside or outside an async runtime. The server does not
+    /// react to signals: stop it with [`ServerHandle::shutdown`] (or by
+    /// dropping the handle).
+    ///
+    /// ```
+    /// use std::net::Ipv4Addr;
+    /// use restlight_server::Restlight;
+    ///
+    /// let server = Restlight::new()
+    ///     .route(restlight_core::get("/ping").handle(|_ctx| async { "pong" }))
+    ///     .bind(Ipv4Addr::LOCALHOST)
+    ///     .port(0)
+    ///     .io_threads(1)
+    ///     .biz_threads(1)
+    ///     .start()?;
+    /// assert_ne!(server.local_addr().port(), 0);
+    /// server.shutdown();
+    /// # Ok::<(), restlight_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`run`](Self::run); a bind failure is [`restlight_core::Error::Io`].
+    pub fn start(self) -> Result<ServerHandle> {
+        launch(self, Signals::Ignore)
+    }
+}

@@ -1,0 +1,108 @@
+//! [`ServerHandle`]: the address of a started server and the way to stop it.
+
+use std::net::SocketAddr;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use tokio::sync::{oneshot, watch};
+
+/// Extra time `Drop` grants beyond the shutdown timeout for the runtimes to
+/// be torn down.
+const DROP_GRACE: Duration = Duration::from_secs(3);
+
+/// A server started with [`Restlight::start`](crate::Restlight::start).
+///
+/// Dropping the handle shuts the server down gracefully too, but waits at
+/// most the shutdown timeout plus a few seconds before leaving the server
+/// thread to finish on its own.
+#[derive(Debug)]
+pub struct ServerHandle {
+    addr: SocketAddr,
+    stop: watch::Sender<bool>,
+    thread: Option<JoinHandle<()>>,
+    done: Option<oneshot::Receiver<()>>,
+    shutdown_timeout: Duration,
+}
+
+impl ServerHandle {
+    pub(crate) fn new(
+        addr: SocketAddr,
+        stop: watch::Sender<bool>,
+        thread: JoinHandle<()>,
+        done: oneshot::Receiver<()>,
+        shutdown_timeout: Duration,
+    ) -> Self {
+        Self { addr, stop, thread: Some(thread), done: Some(done), shutdown_timeout }
+    }
+
+    /// The address the server listens on, with the real port when port 0
+    /// was asked for.
+    #[must_use]
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Shuts the server down gracefully and blocks until it is done: it
+    /// stops accepting, lets in-flight requests finish for up to the shutdown
+    /// timeout, closes idle HTTP/1 connections and sends GOAWAY on HTTP/2
+    /// ones, then tears the runtimes down.
+    ///
+    /// Safe to call from async code, even on a current-thread runtime: the
+    /// server runs on its own runtimes, so blocking the caller cannot
+    /// deadlock it. It does block that thread for as long as the shutdown
+    /// takes; prefer [`shutdown_async`](Self::shutdown_async) there.
+    pub fn shutdown(mut self) {
+        self.request_stop();
+        if let Some(thread) = self.thread.take() {
+            join(thread);
+        }
+    }
+
+    /// Like [`shutdown`](Self::shutdown), but waits without blocking the
+    /// thread. Works on any executor.
+    pub async fn shutdown_async(mut self) {
+        self.request_stop();
+        if let Some(done) = self.done.take() {
+            // An error means the server thread ended without saying so
+            // (it panicked); joining below reports that.
+            let _ = done.await;
+        }
+        if let Some(thread) = self.thread.take() {
+            // The thread has finished or is returning right now.
+            join(thread);
+        }
+    }
+
+    /// Blocks until the server stops by itself (on a signal).
+    pub(crate) fn wait(mut self) {
+        if let Some(thread) = self.thread.take() {
+            join(thread);
+        }
+    }
+
+    fn request_stop(&self) {
+        self.stop.send_replace(true);
+    }
+}
+
+impl Drop for ServerHandle {
+    fn drop(&mut self) {
+        let Some(thread) = self.thread.take() else { return };
+        self.request_stop();
+        let deadline = Instant::now() + self.shutdown_timeout + DROP_GRACE;
+        while !thread.is_finished() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        if thread.is_finished() {
+            join(thread);
+        } else {
+            tracing::warn!(addr = %self.addr, "restlight server still shutting down; not waiting for it");
+        }
+    }
+}
+
+fn join(thread: JoinHandle<()>) {
+    if thread.join().is_err() {
+        tracing::error!("the restlight server thread panicked");
+    }
+}

@@ -1,0 +1,130 @@
+//! The server thread: owns the runtimes from start to teardown, so they are
+//! never built into, nor dropped inside, someone else's async context.
+
+use std::io;
+use std::net::SocketAddr;
+use std::sync::{mpsc, Arc};
+
+use restlight_core::{Error, Result, RuntimeExecutor};
+use tokio::net::TcpListener;
+use tokio::sync::{oneshot, watch};
+
+use crate::builder::{Restlight, BIZ};
+use crate::conn::ConnContext;
+use crate::handle::ServerHandle;
+use crate::runtime::Runtimes;
+use crate::serve::serve;
+use crate::shutdown;
+
+/// Whether the server stops on SIGINT / SIGTERM as well as on its handle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Signals {
+    Handle,
+    Ignore,
+}
+
+/// Spawns the server thread and waits until it listens (or failed to).
+pub(crate) fn launch(restlight: Restlight, signals: Signals) -> Result<ServerHandle> {
+    let (ready_tx, ready_rx) = mpsc::sync_channel(1);
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let (done_tx, done_rx) = oneshot::channel();
+    let shutdown_timeout = restlight.options.shutdown_timeout;
+    let thread = std::thread::Builder::new().name("restlight-server".to_owned()).spawn(move || {
+        server_thread(restlight, signals, stop_rx, &ready_tx);
+        let _ = done_tx.send(());
+    })?;
+    match ready_rx.recv() {
+        Ok(Ok(addr)) => Ok(ServerHandle::new(addr, stop_tx, thread, done_rx, shutdown_timeout)),
+        Ok(Err(err)) => {
+            let _ = thread.join();
+            Err(err)
+        }
+        Err(mpsc::RecvError) => {
+            let _ = thread.join();
+            Err(Error::Io(io::Error::other("the restlight server thread panicked while starting")))
+        }
+    }
+}
+
+/// Builds everything, reports readiness, serves until stopped, tears down.
+fn server_thread(
+    restlight: Restlight,
+    signals: Signals,
+    stop: watch::Receiver<bool>,
+    ready: &mpsc::SyncSender<Result<SocketAddr>>,
+) {
+    let Restlight { app, options, user_biz } = restlight;
+    let runtimes = match Runtimes::build(&options, !user_biz) {
+        Ok(runtimes) => runtimes,
+        Err(err) => {
+            let _ = ready.send(Err(err.into()));
+            return;
+        }
+    };
+    let app = match runtimes.biz_handle() {
+        Some(handle) => app.executor(BIZ, RuntimeExecutor::new(handle)),
+        None => app,
+    };
+    let app = match app.build() {
+        Ok(app) => app,
+        Err(err) => {
+            let _ = ready.send(Err(err.into()));
+            runtimes.shutdown();
+            return;
+        }
+    };
+    let bound = runtimes.io.block_on(async {
+        let listener = TcpListener::bind(options.addr).await?;
+        let addr = listener.local_addr()?;
+        io::Result::Ok((listener, addr))
+    });
+    let (listener, addr) = match bound {
+        Ok(bound) => bound,
+        Err(err) => {
+            let _ = ready
+                .send(Err(Error::Io(io::Error::new(err.kind(), format!("cannot listen on {}: {err}", options.addr)))));
+            runtimes.shutdown();
+            return;
+        }
+    };
+
+    tracing::info!(%addr, "restlight listening on http://{addr}");
+    let _ = ready.send(Ok(addr));
+    let ctx = Arc::new(ConnContext::new(app.clone(), &options));
+    let stop = stop_signal(stop, signals);
+    runtimes.io.block_on(serve(listener, ctx, stop, force_signal(signals), options.shutdown_timeout));
+    runtimes.shutdown();
+    // The last reference to the application (and to any executor it owns)
+    // goes away here, on a plain thread.
+    drop(app);
+    tracing::info!(%addr, "restlight stopped");
+}
+
+/// Completes when the handle asks to stop, or on a signal when `signals` says so.
+async fn stop_signal(mut stop: watch::Receiver<bool>, signals: Signals) {
+    let handle = async move {
+        // An error means the handle is gone without asking: stop as well.
+        let _ = stop.wait_for(|stop| *stop).await;
+    };
+    match signals {
+        Signals::Handle => {
+            tokio::select! {
+                () = handle => {}
+                signal = shutdown::signal() => tracing::info!("{signal} received: shutting down gracefully"),
+            }
+        }
+        Signals::Ignore => handle.await,
+    }
+}
+
+/// During the drain: completes on a second signal when `signals` says so,
+/// to close every connection at once.
+async fn force_signal(signals: Signals) {
+    match signals {
+        Signals::Handle => {
+            let signal = shutdown::signal().await;
+            tracing::warn!("{signal} received again: closing every connection now");
+        }
+        Signals::Ignore => std::future::pending().await,
+    }
+}

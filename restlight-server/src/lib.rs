@@ -1,0 +1,76 @@
+//! The Restlight server: serves a Restlight application over HTTP/1.1 and
+//! HTTP/2 (h2c, by prior knowledge) on hyper 1.x, with network IO and
+//! business work on separate runtimes.
+//!
+//! [`Restlight`] is the builder: it takes the application (routes, resources,
+//! beans, executors) and the server options, then either serves until
+//! SIGINT/SIGTERM ([`Restlight::run`]) or starts in the background and hands
+//! back a [`ServerHandle`] ([`Restlight::start`]). The crate works without the
+//! macros, through the builder routes of `restlight_core`:
+//!
+//! ```no_run
+//! use std::net::Ipv4Addr;
+//! use std::time::Duration;
+//!
+//! use restlight_core::get;
+//! use restlight_server::Restlight;
+//!
+//! fn main() -> restlight_core::Result<()> {
+//!     Restlight::new()
+//!         .route(get("/ping").handle(|_ctx| async { "pong" }))
+//!         .bind(Ipv4Addr::LOCALHOST)
+//!         .port(8080)
+//!         .header_read_timeout(Duration::from_secs(10))
+//!         .run()
+//! }
+//! ```
+//!
+//! # Threads
+//!
+//! `run` and `start` build two multi-threaded Tokio runtimes on a dedicated
+//! thread (`restlight-server`), which also tears them down:
+//!
+//! - the IO runtime (`restlight-io-N`, one thread per core by default)
+//!   accepts connections, speaks HTTP and runs routes scheduled on IO;
+//! - the business runtime (`restlight-biz-N`, `max(4, 2 x cores)` threads by
+//!   default) is registered as the executor named `"biz"`, unless you
+//!   register your own under that name.
+//!
+//! # Connections
+//!
+//! Each connection gets `TCP_NODELAY`. Its first bytes are peeked to tell the
+//! HTTP/2 prior-knowledge preface (`PRI * HTTP/2.0…`) from HTTP/1; a
+//! connection that sends nothing decisive within the header read timeout is
+//! closed. The `Upgrade: h2c` header of HTTP/1.1 is not supported: such
+//! requests are served as HTTP/1.1.
+//!
+//! - HTTP/1.1: keep-alive, a header read timeout (also bounding the wait for
+//!   the next request on a kept-alive connection) and a header size limit
+//!   answered with 431.
+//! - HTTP/2: bounded concurrent streams and bounded reset-stream counts
+//!   (h2's rapid-reset defences stay on); a reset stream drops its request's
+//!   future, and with it the handler's work.
+//! - Both: a connection with no request in flight for the idle timeout is
+//!   closed (HTTP/1) or sent GOAWAY (HTTP/2).
+//!
+//! # Shutdown
+//!
+//! A graceful shutdown closes the listener (new connections are refused),
+//! closes idle HTTP/1 connections, sends GOAWAY on HTTP/2 ones, lets
+//! in-flight requests finish for up to the shutdown timeout, aborts what is
+//! left, and tears the runtimes down.
+
+mod activity;
+mod builder;
+mod conn;
+mod handle;
+mod launch;
+mod options;
+mod runtime;
+mod serve;
+mod service;
+mod shutdown;
+mod sniff;
+
+pub use builder::Restlight;
+pub use handle::ServerHandle;

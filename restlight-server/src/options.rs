@@ -1,0 +1,65 @@
+//! Server options and their defaults.
+//!
+//! The setters live on [`Restlight`](crate::Restlight); this is the plain
+//! record they fill in, read by the runtimes, the accept loop and the
+//! connection builders.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::num::NonZeroUsize;
+use std::time::Duration;
+
+pub(crate) const DEFAULT_PORT: u16 = 8080;
+pub(crate) const DEFAULT_SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const DEFAULT_MAX_HEADER_SIZE: usize = 8 * 1024;
+pub(crate) const DEFAULT_H2_MAX_CONCURRENT_STREAMS: u32 = 250;
+/// Reset streams a client may leave pending before h2 answers GOAWAY
+/// (h2's own default, set explicitly so it can never become unbounded).
+pub(crate) const H2_MAX_PENDING_ACCEPT_RESET_STREAMS: usize = 20;
+/// Streams the server may reset for protocol errors before GOAWAY (hyper's default).
+pub(crate) const H2_MAX_LOCAL_ERROR_RESET_STREAMS: usize = 1024;
+
+/// Everything about the server that is not the application itself.
+#[derive(Debug, Clone)]
+pub(crate) struct ServerOptions {
+    pub(crate) addr: SocketAddr,
+    pub(crate) io_threads: Option<usize>,
+    pub(crate) biz_threads: Option<usize>,
+    pub(crate) shutdown_timeout: Duration,
+    pub(crate) header_read_timeout: Duration,
+    pub(crate) idle_timeout: Duration,
+    pub(crate) max_header_size: usize,
+    pub(crate) h2_max_concurrent_streams: u32,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        Self {
+            addr: SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), DEFAULT_PORT),
+            io_threads: None,
+            biz_threads: None,
+            shutdown_timeout: DEFAULT_SHUTDOWN_TIMEOUT,
+            header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            max_header_size: DEFAULT_MAX_HEADER_SIZE,
+            h2_max_concurrent_streams: DEFAULT_H2_MAX_CONCURRENT_STREAMS,
+        }
+    }
+}
+
+impl ServerOptions {
+    /// IO worker threads: the configured number, else one per core.
+    pub(crate) fn io_threads(&self) -> usize {
+        self.io_threads.unwrap_or_else(cores).max(1)
+    }
+
+    /// Business worker threads: the configured number, else `max(4, 2 x cores)`.
+    pub(crate) fn biz_threads(&self) -> usize {
+        self.biz_threads.unwrap_or_else(|| (2 * cores()).max(4)).max(1)
+    }
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
+}

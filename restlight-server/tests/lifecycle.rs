@@ -1,0 +1,167 @@
+//! Starting and stopping: bind errors, graceful shutdown, shutdown timeout,
+//! dropping the handle.
+
+mod support;
+
+use std::net::TcpListener;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use restlight_core::{get, BoxFuture, Executor, Response};
+use support::{get_request, url, wait_refused, with_ping, Raw};
+use tokio::sync::Notify;
+
+/// `with_ping` plus `GET /slow`, which signals `started` and answers after `delay`.
+fn with_slow(started: &Arc<Notify>, delay: Duration) -> restlight_server::Restlight {
+    let started = Arc::clone(started);
+    with_ping().route(get("/slow").handle(move |_ctx| {
+        let started = Arc::clone(&started);
+        async move {
+            started.notify_one();
+            tokio::time::sleep(delay).await;
+            "slow done"
+        }
+    }))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn graceful_shutdown_finishes_in_flight_requests_and_refuses_new_ones() {
+    let started = Arc::new(Notify::new());
+    let server = with_slow(&started, Duration::from_millis(800)).start().unwrap();
+    let addr = server.local_addr();
+
+    let in_flight = tokio::spawn(async move {
+        let response = reqwest::get(url(addr, "/slow")).await.unwrap();
+        (response.status(), response.text().await.unwrap())
+    });
+    started.notified().await;
+
+    let shutdown = tokio::task::spawn_blocking(move || server.shutdown());
+    let refused_after = tokio::task::spawn_blocking(move || wait_refused(addr, Duration::from_secs(2))).await.unwrap();
+    assert!(refused_after < Duration::from_millis(700), "listener closed only after {refused_after:?}");
+    assert!(!in_flight.is_finished(), "the slow request should still be running");
+
+    let (status, body) = in_flight.await.unwrap();
+    assert_eq!((status.as_u16(), body.as_str()), (200, "slow done"));
+    shutdown.await.unwrap();
+}
+
+#[test]
+fn graceful_shutdown_closes_idle_keep_alive_connections_at_once() {
+    let server = with_ping().start().unwrap();
+    let mut idle = Raw::connect(server.local_addr());
+    idle.send(get_request("/ping"));
+    assert_eq!(idle.response().status, 200);
+
+    let start = Instant::now();
+    server.shutdown();
+    assert!(start.elapsed() < Duration::from_secs(2), "shutdown took {:?}", start.elapsed());
+    assert!(idle.closed_within(Duration::from_secs(1)).is_some());
+}
+
+#[tokio::test]
+async fn shutdown_timeout_cuts_off_requests_that_take_too_long() {
+    let started = Arc::new(Notify::new());
+    let server =
+        with_slow(&started, Duration::from_secs(30)).shutdown_timeout(Duration::from_millis(300)).start().unwrap();
+    let addr = server.local_addr();
+
+    let in_flight = tokio::spawn(reqwest::get(url(addr, "/slow")));
+    started.notified().await;
+
+    let start = Instant::now();
+    server.shutdown_async().await;
+    let took = start.elapsed();
+    assert!(took >= Duration::from_millis(250), "shutdown did not wait: {took:?}");
+    assert!(took < Duration::from_secs(3), "shutdown took {took:?}");
+    assert!(in_flight.await.unwrap().is_err(), "the cut-off request cannot have succeeded");
+}
+
+#[test]
+fn dropping_the_handle_stops_the_server() {
+    let server = with_ping().start().unwrap();
+    let addr = server.local_addr();
+    drop(server);
+    assert!(std::net::TcpStream::connect(addr).is_err());
+}
+
+#[test]
+fn bind_error_is_returned_from_start() {
+    let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    let err = with_ping().port(port).start().unwrap_err();
+    assert!(matches!(err, restlight_core::Error::Io(_)), "{err:?}");
+    assert!(err.to_string().contains(&port.to_string()), "{err}");
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn start_and_shutdown_work_inside_a_current_thread_runtime() {
+    let server = with_ping().start().unwrap();
+    let body = reqwest::get(url(server.local_addr(), "/ping")).await.unwrap().text().await.unwrap();
+    assert_eq!(body, "pong");
+    // Blocking here is fine: the server does not need this runtime.
+    server.shutdown();
+}
+
+fn thread_name() -> String {
+    std::thread::current().name().unwrap_or_default().to_owned()
+}
+
+#[test]
+fn routes_run_on_the_named_runtimes() {
+    let server = with_ping()
+        .route(get("/io").scheduled("io").handle(|_ctx| async { thread_name() }))
+        .route(get("/biz").scheduled("biz").handle(|_ctx| async { thread_name() }))
+        .route(get("/blocking").handle_blocking(|_ctx| thread_name()))
+        .start()
+        .unwrap();
+    let mut raw = Raw::connect(server.local_addr());
+    for (path, prefix) in [("/io", "restlight-io-"), ("/biz", "restlight-biz-"), ("/blocking", "restlight-biz-")] {
+        raw.send(get_request(path));
+        let name = raw.response().text();
+        assert!(name.starts_with(prefix), "{path} ran on {name:?}");
+    }
+    server.shutdown();
+}
+
+/// Runs tasks inline and counts them.
+#[derive(Default)]
+struct CountingExecutor(Arc<AtomicUsize>);
+
+impl Executor for CountingExecutor {
+    fn execute(&self, task: BoxFuture<Response>) -> BoxFuture<Response> {
+        self.0.fetch_add(1, Ordering::SeqCst);
+        task
+    }
+}
+
+#[test]
+fn a_user_biz_executor_replaces_the_business_runtime() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let server = with_ping()
+        .executor("biz", CountingExecutor(Arc::clone(&calls)))
+        .route(get("/biz").scheduled("biz").handle(|_ctx| async { thread_name() }))
+        .start()
+        .unwrap();
+    let mut raw = Raw::connect(server.local_addr());
+    raw.send(get_request("/biz"));
+    let name = raw.response().text();
+    assert!(name.starts_with("restlight-io-"), "ran on {name:?}");
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+    server.shutdown();
+}
+
+#[test]
+fn a_route_naming_an_unknown_executor_fails_start() {
+    let err = with_ping().route(get("/x").scheduled("nowhere").handle(|_ctx| async { "x" })).start().unwrap_err();
+    assert!(matches!(err, restlight_core::Error::Startup(_)), "{err:?}");
+}
+
+#[test]
+fn builder_and_handle_can_cross_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    fn send<T: Send>() {}
+    send_sync::<restlight_server::ServerHandle>();
+    send::<restlight_server::Restlight>();
+}

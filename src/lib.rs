@@ -1,0 +1,102 @@
+//! # Restlight
+//!
+//! A web framework for REST services: JAX-RS-style attribute macros on plain
+//! impl blocks, routes collected at link time, a router compiled once at
+//! startup, and a hyper server that keeps network IO and business work on
+//! separate executors.
+//!
+//! ```no_run
+//! use restlight::prelude::*;
+//!
+//! #[derive(Default)]
+//! struct Greeter;
+//!
+//! #[restlight::path("/greet")]
+//! impl Greeter {
+//!     #[get]
+//!     #[path("/{name}")]
+//!     async fn greet(&self, #[path_param] name: String,
+//!                    #[query_param("punct")] #[default_value("!")] punct: String) -> String {
+//!         format!("Hello, {name}{punct}")
+//!     }
+//! }
+//!
+//! fn main() -> restlight::Result<()> {
+//!     Restlight::new().port(8080).run()
+//! }
+//! ```
+//!
+//! The same application runs in-process for tests, without sockets:
+//!
+//! ```
+//! use restlight::prelude::*;
+//!
+//! #[restlight::get("/hello")]
+//! #[produces("text/plain")]
+//! async fn hello(#[query_param] name: Option<String>) -> String {
+//!     format!("Hello {}!", name.as_deref().unwrap_or("Restlight"))
+//! }
+//!
+//! let client = Restlight::new().mock().unwrap();
+//! let res = client.get("/hello?name=Rust").send_blocking();
+//! assert_eq!(res.status(), 200);
+//! assert_eq!(res.text(), "Hello Rust!");
+//! assert_eq!(res.header("content-type"), Some("text/plain"));
+//! ```
+//!
+//! ## Annotations
+//!
+//! | attribute | on | meaning |
+//! |---|---|---|
+//! | `#[restlight::path("/base")]` | impl block | a resource: its routes live under `/base` |
+//! | `#[get]` `#[post]` `#[put]` `#[delete]` `#[patch]` `#[head]` `#[options]` | method (or free fn as `#[restlight::get("/x")]`) | a route for that HTTP method |
+//! | `#[path("/sub")]` | method in a resource | the route's path below the resource's |
+//! | `#[produces("a/b", ..)]` `#[consumes("a/b", ..)]` | impl block or method | media types written / read; the method's win |
+//! | `#[scheduled(io)]` `#[scheduled(biz)]` `#[scheduled("name")]` | impl block or method | the executor the handler runs on |
+//! | `#[path_param]` `#[query_param]` `#[header_param]` `#[cookie_param]` `#[matrix_param]` `#[form_param]` | parameter | where the value is read from; name defaults to the identifier |
+//! | `#[default_value("..")]` | parameter | used when the value is absent |
+//! | `#[context]` | parameter | the request (`&RequestContext`, `&HeaderMap`, `&Uri`, `&Method`) or a bean registered with `.bean(..)` |
+//! | (none) | one parameter | the entity, decoded by Content-Type |
+//!
+//! Framework errors are RFC 9457 problem details; see [`HttpError`].
+#![warn(missing_docs)]
+
+pub use restlight_core::{
+    check_routes, codec, media, router, App, AppBuilder, Body, BoxError, BoxFuture, Created, Entity, Error, Executor,
+    FromParam, Handler, HttpError, IntoResponse, Json, NoContent, RequestContext, Response, ResponseBuilder, Result,
+    Route, RouteBuilder, RouteInfo, RuntimeExecutor, StartupError,
+};
+pub use restlight_core::{delete, get, head, options, patch, post, put, route};
+pub use restlight_macros::{consumes, delete, get, head, options, patch, path, post, produces, put, scheduled};
+pub use restlight_server::{Restlight, ServerHandle};
+
+pub use http;
+pub use http::StatusCode;
+
+/// Testing support: the in-process client and the startup checks.
+///
+/// ```
+/// use restlight::prelude::*;
+/// let client = Restlight::new()
+///     .route(get("/ping").handle(|_| async { "pong" }))
+///     .mock()
+///     .unwrap();
+/// assert_eq!(client.get("/ping").send_blocking().text(), "pong");
+/// restlight::test::check_routes().unwrap();
+/// ```
+pub mod test {
+    pub use restlight_core::check_routes;
+    pub use restlight_core::test::{MockClient, MockRequest, MockResponse};
+}
+
+/// Everything a service usually needs: `use restlight::prelude::*;`.
+pub mod prelude {
+    pub use crate::{consumes, produces, scheduled};
+    pub use crate::{
+        delete, get, head, options, patch, post, put, Created, Entity, HttpError, IntoResponse, Json, NoContent,
+        RequestContext, ResponseBuilder, Restlight, StatusCode,
+    };
+}
+
+#[doc(hidden)]
+pub use restlight_core::private as __private;

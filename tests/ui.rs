@@ -1,0 +1,10 @@
+//! Compile-time behaviour of the attribute macros: `tests/ui/<macro>/pass`
+//! must build (and run), `tests/ui/<macro>/fail` must fail with exactly the
+//! blessed `.stderr` (re-bless with `TRYBUILD=overwrite cargo test --test ui`).
+
+#[test]
+fn ui() {
+    let t = trybuild::TestCases::new();
+    t.pass("tests/ui/*/pass/*.rs");
+    t.compile_fail("tests/ui/*/fail/*.rs");
+}

@@ -1,0 +1,12 @@
+#[derive(Default)]
+struct Users;
+
+#[restlight::path("/users")]
+impl Users {
+    #[get("/{ }")]
+    async fn get(&self) -> &'static str {
+        "user"
+    }
+}
+
+fn main() {}

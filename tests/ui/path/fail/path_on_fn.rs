@@ -1,0 +1,9 @@
+#[derive(Default)]
+struct Users;
+
+#[restlight::path("/users")]
+async fn list() -> &'static str {
+    "users"
+}
+
+fn main() {}

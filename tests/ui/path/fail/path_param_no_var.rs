@@ -1,0 +1,12 @@
+#[derive(Default)]
+struct Users;
+
+#[restlight::path("/users")]
+impl Users {
+    #[get("/{id}")]
+    async fn get(&self, #[path_param("user_id")] id: u64) -> String {
+        id.to_string()
+    }
+}
+
+fn main() {}

@@ -1,0 +1,12 @@
+#[derive(Default)]
+struct Users;
+
+#[restlight::path("/users")]
+impl Users {
+    #[get]
+    async fn list(self) -> &'static str {
+        "users"
+    }
+}
+
+fn main() {}

@@ -1,0 +1,13 @@
+#[derive(Default)]
+struct Users;
+
+#[restlight::path("/users")]
+#[scheduled("biz")]
+impl Users {
+    #[get]
+    async fn list(&self) -> &'static str {
+        "users"
+    }
+}
+
+fn main() {}

@@ -1,0 +1,13 @@
+#[derive(Default)]
+struct Users;
+
+#[restlight::path("/users")]
+impl Users {
+    #[get]
+    #[post]
+    async fn list(&self) -> &'static str {
+        "users"
+    }
+}
+
+fn main() {}

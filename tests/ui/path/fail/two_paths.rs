@@ -1,0 +1,13 @@
+#[derive(Default)]
+struct Users;
+
+#[restlight::path("/users")]
+impl Users {
+    #[get("/{id}")]
+    #[path("/{id}")]
+    async fn get(&self, #[path_param] id: u64) -> String {
+        id.to_string()
+    }
+}
+
+fn main() {}

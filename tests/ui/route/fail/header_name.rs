@@ -1,0 +1,6 @@
+#[restlight::get("/hello")]
+async fn hello(#[header_param("X Tenant")] tenant: String) -> String {
+    tenant
+}
+
+fn main() {}

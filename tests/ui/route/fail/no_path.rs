@@ -1,0 +1,6 @@
+#[restlight::get]
+async fn hello() -> &'static str {
+    "hello"
+}
+
+fn main() {}

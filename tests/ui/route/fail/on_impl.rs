@@ -1,0 +1,6 @@
+struct Users;
+
+#[restlight::get("/users")]
+impl Users {}
+
+fn main() {}

@@ -1,0 +1,7 @@
+#[restlight::get("/hello")]
+#[scheduled(io)]
+fn hello() -> &'static str {
+    "hello"
+}
+
+fn main() {}

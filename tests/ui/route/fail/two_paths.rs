@@ -1,0 +1,7 @@
+#[restlight::get("/a")]
+#[path("/b")]
+async fn hello() -> &'static str {
+    "hello"
+}
+
+fn main() {}

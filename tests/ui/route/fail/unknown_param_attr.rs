@@ -1,0 +1,6 @@
+#[restlight::get("/hello")]
+async fn hello(#[header] agent: String) -> String {
+    agent
+}
+
+fn main() {}

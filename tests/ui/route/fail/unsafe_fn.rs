@@ -1,0 +1,6 @@
+#[restlight::get("/hello")]
+async unsafe fn hello() -> &'static str {
+    "hello"
+}
+
+fn main() {}
