@@ -81,7 +81,10 @@ async fn boom() -> String {
 }
 
 fn app() -> Restlight {
-    Restlight::new().resource(UserResource::default()).route(get("/ping").handle(|_ctx| async { "pong" }))
+    Restlight::new()
+        .resource(UserResource::default())
+        .route(get("/ping").handle(|_ctx| async { "pong" }))
+        .max_body_size(1024)
 }
 
 const JSON: (&str, &str) = ("content-type", "application/json");
@@ -134,6 +137,14 @@ async fn scenario(t: Transport) {
     let malformed = t.call("POST", "/users", &[JSON], r#"{"id":"x","name":"A"}"#).await;
     assert_eq!(malformed.status, 400);
     assert_eq!(malformed.json()["path"], "id", "{}", malformed.body);
+
+    // 413 past the entity limit, 400 for a NUL or a bad escape in the path.
+    let big = format!(r#"{{"id":9,"name":"{}"}}"#, "x".repeat(2000));
+    let too_large = t.call("POST", "/users", &[JSON], &big).await;
+    assert_eq!(too_large.status, 413);
+    assert_eq!(too_large.json()["limit"], 1024);
+    assert_eq!(t.call("GET", "/users/1%00", &[], "").await.status, 400);
+    assert_eq!(t.call("GET", "/users/%zz", &[], "").await.status, 400);
 
     // 405 with Allow, 415, 406.
     let put = t.call("PUT", "/users", &[], "").await;
