@@ -3,6 +3,8 @@
 
 use std::borrow::Cow;
 
+use smallvec::SmallVec;
+
 use super::params::MatrixParams;
 
 /// A request path taken apart once per lookup.
@@ -11,8 +13,8 @@ pub(crate) struct ParsedPath<'p> {
     /// The raw path without leading and trailing `/`, matrix parameters
     /// removed: what regex variables are matched against.
     pub(crate) raw: Cow<'p, str>,
-    /// The segments, in order.
-    pub(crate) segments: Vec<Segment<'p>>,
+    /// The segments, in order (inline up to eight: no allocation for most paths).
+    pub(crate) segments: SmallVec<[Segment<'p>; 8]>,
     /// The matrix parameters of every segment, decoded.
     pub(crate) matrix: MatrixParams,
 }
@@ -56,7 +58,8 @@ pub(crate) fn parse_path(path: &str) -> Result<ParsedPath<'_>, String> {
     let path = path.split(['?', '#']).next().unwrap_or_default();
     let body = path.strip_prefix('/').unwrap_or(path);
     let body = body.strip_suffix('/').unwrap_or(body);
-    let mut parsed = ParsedPath { raw: Cow::Borrowed(body), segments: Vec::new(), matrix: MatrixParams::default() };
+    let mut parsed =
+        ParsedPath { raw: Cow::Borrowed(body), segments: SmallVec::new(), matrix: MatrixParams::default() };
     if body.is_empty() {
         return Ok(parsed);
     }

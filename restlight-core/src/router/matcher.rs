@@ -5,7 +5,7 @@
 //! (against the raw rest of the path). Every matching template is found and
 //! the best group wins; subtrees that cannot beat the best so far are pruned.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt::Write as _;
 
 use regex::Regex;
@@ -42,6 +42,9 @@ struct Node {
     patterns: Vec<(String, SegMatcher, usize)>,
     /// Templates whose rest, from this segment on, is one regex.
     tails: Vec<Tail>,
+    /// The tails by the literal text the path must end with, so that a
+    /// lookup runs only the regexes that can match.
+    suffixes: SuffixIndex,
     leaf: Option<usize>,
     /// The best group in this subtree (for pruning).
     best: usize,
@@ -67,6 +70,55 @@ struct Tail {
     group: usize,
 }
 
+/// Tails indexed by the unreserved literal text that ends their template
+/// (`x42` of `/{rest: .*}/{c}x42`). Unreserved characters stand as
+/// themselves in a raw path unless the client escaped them, so a path
+/// without `%` can only match the tails filed under its own ending.
+#[derive(Debug, Default)]
+struct SuffixIndex {
+    /// (suffix length, suffix -> tails, in group order).
+    by_len: Vec<(usize, HashMap<Box<str>, Vec<usize>>)>,
+    /// Tails without such an ending: always tried.
+    rest: Vec<usize>,
+}
+
+impl SuffixIndex {
+    fn insert(&mut self, tail: usize, suffix: &str) {
+        if suffix.is_empty() {
+            self.rest.push(tail);
+            return;
+        }
+        let at = match self.by_len.iter().position(|(len, _)| *len == suffix.len()) {
+            Some(at) => at,
+            None => {
+                self.by_len.push((suffix.len(), HashMap::default()));
+                self.by_len.len() - 1
+            }
+        };
+        self.by_len[at].1.entry(suffix.into()).or_default().push(tail);
+    }
+
+    /// The tails that can match `raw` (which has no `%`), in no particular order.
+    fn candidates<'a>(&'a self, raw: &'a str) -> impl Iterator<Item = usize> + 'a {
+        let filed = self.by_len.iter().filter_map(move |(len, map)| {
+            let start = raw.len().checked_sub(*len)?;
+            map.get(raw.get(start..)?)
+        });
+        self.rest.iter().chain(filed.flatten()).copied()
+    }
+}
+
+/// The trailing unreserved literal text of a template's last segment.
+fn literal_suffix(t: &Template) -> &str {
+    match t.segments.last().and_then(|seg| seg.last()) {
+        Some(Piece::Lit(text)) => {
+            let keep = text.char_indices().rev().take_while(|(_, c)| c.is_ascii_alphanumeric() || "-._~".contains(*c));
+            keep.last().map_or("", |(at, _)| &text[at..])
+        }
+        _ => "",
+    }
+}
+
 impl Tree {
     /// Adds the template of group `group`.
     ///
@@ -89,7 +141,9 @@ impl Tree {
         }
         if let Some(start) = t.tail_start {
             let regex = compile(t, &t.segments[start..])?;
-            self.nodes[node].tails.push(Tail { regex, group });
+            let n = &mut self.nodes[node];
+            n.suffixes.insert(n.tails.len(), literal_suffix(t));
+            n.tails.push(Tail { regex, group });
         } else {
             self.nodes[node].leaf = Some(group);
             if t.vars.is_empty() && !t.segments.iter().flatten().any(|p| matches!(p, Piece::Lit(l) if l.contains('/')))
@@ -179,6 +233,16 @@ impl Tree {
             search.visit(self, 0, 0);
         }
         (search.best != usize::MAX).then_some((search.best, search.best_caps))
+    }
+
+    /// The group of a static template that no other template can beat on
+    /// this exact raw path (no escapes, no matrix parameters): the lookup
+    /// needs no parsing at all.
+    pub(crate) fn final_static(&self, key: &str) -> Option<usize> {
+        match self.statics.get(key) {
+            Some(&(group, true)) => Some(group),
+            _ => None,
+        }
     }
 
     /// Every group matching the path, best first (for `Allow`).
@@ -296,13 +360,26 @@ impl<'a, 'p> Search<'a, 'p> {
             }
             self.stack.truncate(mark);
         }
-        for tail in &n.tails {
-            if tail.group >= self.best {
+        if !n.tails.is_empty() {
+            self.tails(n, seg);
+        }
+    }
+
+    /// Tries the tails of node `n` whose regex covers the path from segment `seg`.
+    fn tails(&mut self, n: &Node, seg: usize) {
+        let path = self.path;
+        let start = path.segments[seg].start;
+        let rest = &path.raw[start..];
+        let mut candidates: Vec<usize> =
+            if rest.contains('%') { (0..n.tails.len()).collect() } else { n.suffixes.candidates(rest).collect() };
+        candidates.sort_unstable_by_key(|&i| n.tails[i].group);
+        for i in candidates {
+            let tail = &n.tails[i];
+            if tail.group >= self.best || !tail.regex.regex.is_match(rest) {
                 continue;
             }
-            let start = path.segments[seg].start;
             let mark = self.stack.len();
-            if self.regex(&tail.regex, &path.raw[start..], start) {
+            if self.regex(&tail.regex, rest, start) {
                 self.record(tail.group);
             }
             self.stack.truncate(mark);

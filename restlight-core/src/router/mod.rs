@@ -239,6 +239,9 @@ impl Router {
         content_type: Option<&str>,
         accept: Option<&str>,
     ) -> Result<Lookup<'r>, RouteError> {
+        if let Some(found) = self.lookup_static(method, raw_path, content_type, accept) {
+            return found;
+        }
         let bad = |reason| RouteError::BadPath { reason };
         let path = decode::parse_path(raw_path).map_err(bad)?;
         let serves = |group: usize| self.groups[group].serves(method);
@@ -260,6 +263,39 @@ impl Router {
         }
         let matrix = path.matrix;
         Ok(Lookup::Matched(RouteMatch { index: route.index, params, matrix, produce, head_from_get }))
+    }
+
+    /// The fast path for static routes: a path without escapes or matrix
+    /// parameters is looked up as it is, with one hash lookup.
+    fn lookup_static<'r>(
+        &'r self,
+        method: &Method,
+        raw_path: &str,
+        content_type: Option<&str>,
+        accept: Option<&str>,
+    ) -> Option<Result<Lookup<'r>, RouteError>> {
+        let path = raw_path.split(['?', '#']).next().unwrap_or_default();
+        let body = path.strip_prefix('/').unwrap_or(path);
+        let body = body.strip_suffix('/').unwrap_or(body);
+        if body.contains(['%', ';', '\0']) {
+            return None;
+        }
+        let group = self.tree.final_static(body)?;
+        if !self.groups[group].serves(method) {
+            return None;
+        }
+        Some(self.groups[group].select(&self.routes, method, content_type, accept, &self.any).map(|selected| {
+            match selected {
+                Selected::Route { route, produce, head_from_get } => Lookup::Matched(RouteMatch {
+                    index: route.index,
+                    params: PathParams::default(),
+                    matrix: MatrixParams::default(),
+                    produce,
+                    head_from_get,
+                }),
+                Selected::Options(allow) => Lookup::Options { allow },
+            }
+        }))
     }
 
     /// No template matching the path serves the method: 404 when none

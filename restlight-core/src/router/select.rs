@@ -92,8 +92,15 @@ impl Group {
             None if *method == Method::OPTIONS => return Ok(Selected::Options(self.allow.clone())),
             None => return Err(RouteError::MethodNotAllowed { allow: self.allow.clone() }),
         };
-        let content = content_type.map(parse_one);
-        let ranges = accept.map(parse_ranges).unwrap_or_default();
+        if let [id] = ids {
+            if let Some(selected) = quick(&routes[*id], content_type, accept, head_from_get) {
+                return Ok(selected);
+            }
+        }
+        // Parse the headers only when a candidate declares media types.
+        let declares = |f: fn(&Route) -> bool| ids.iter().any(|&id| f(&routes[id]));
+        let content = content_type.filter(|_| declares(|r| !r.consumes.is_empty())).map(parse_one);
+        let ranges = accept.filter(|_| declares(|r| !r.produces.is_empty())).map(parse_ranges).unwrap_or_default();
         let consumers = || ids.iter().map(|&id| &routes[id]).filter(|r| consumes_score(r, content.as_ref()).is_some());
         let mut best: Option<(Rank, &Route, Option<&MediaType>)> = None;
         for &id in ids {
@@ -128,6 +135,34 @@ impl Group {
             producible: union(consumers().map(|r| &r.produces)),
         })
     }
+}
+
+/// The common cases of a single route decided without parsing a header:
+/// no header, `*/*`, or a header naming exactly one of the route's types.
+/// `None` when the full negotiation must decide.
+fn quick<'r>(
+    route: &'r Route,
+    content_type: Option<&str>,
+    accept: Option<&str>,
+    head_from_get: bool,
+) -> Option<Selected<'r>> {
+    let plain =
+        |m: &MediaType, header: &str| m.params().next().is_none() && m.essence().eq_ignore_ascii_case(header.trim());
+    let consumed = match content_type {
+        None => true,
+        Some(_) if route.consumes.is_empty() => true,
+        Some(ct) => route.consumes.iter().any(|c| plain(c, ct)),
+    };
+    if !consumed {
+        return None;
+    }
+    let produce = match (route.produces.first(), accept) {
+        (None, _) => None,
+        (Some(first), None) => Some(first),
+        (Some(first), Some(a)) if a.trim() == "*/*" => Some(first),
+        (Some(_), Some(a)) => Some(route.produces.iter().find(|p| plain(p, a))?),
+    };
+    Some(Selected::Route { route, produce, head_from_get })
 }
 
 /// How specifically the route consumes the request's Content-Type (`None`:
