@@ -77,10 +77,13 @@ struct Tail {
 #[derive(Debug, Default)]
 struct SuffixIndex {
     /// (suffix length, suffix -> tails, in group order).
-    by_len: Vec<(usize, HashMap<Box<str>, Vec<usize>>)>,
+    by_len: Vec<(usize, TailsBySuffix)>,
     /// Tails without such an ending: always tried.
     rest: Vec<usize>,
 }
+
+/// Suffixes of one length -> the tails ending with them.
+type TailsBySuffix = HashMap<Box<str>, Vec<usize>>;
 
 impl SuffixIndex {
     fn insert(&mut self, tail: usize, suffix: &str) {
