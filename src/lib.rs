@@ -67,8 +67,13 @@ pub use restlight_core::{
     Route, RouteBuilder, RouteInfo, RuntimeExecutor, StartupError,
 };
 pub use restlight_core::{delete, get, head, options, patch, post, put, route};
-pub use restlight_macros::{consumes, delete, get, head, options, patch, path, post, produces, put, scheduled};
-pub use restlight_server::{Restlight, ServerHandle};
+pub use restlight_core::{BodyStream, BodyTimeout, Event, Sse};
+pub use restlight_macros::{
+    consumes, delete, get, head, max_body, options, patch, path, post, produces, put, scheduled,
+};
+#[cfg(feature = "tls")]
+pub use restlight_server::{ClientAuth, TlsConfig, TlsError};
+pub use restlight_server::{IpRange, IpRangeError, LoadShedding, Refusal, Restlight, ServerHandle, ServerStats};
 
 pub use http;
 pub use http::StatusCode;
@@ -91,10 +96,10 @@ pub mod test {
 
 /// Everything a service usually needs: `use restlight::prelude::*;`.
 pub mod prelude {
-    pub use crate::{consumes, produces, scheduled};
+    pub use crate::{consumes, max_body, produces, scheduled};
     pub use crate::{
-        delete, get, head, options, patch, post, put, Created, Entity, HttpError, IntoResponse, Json, NoContent,
-        RequestContext, ResponseBuilder, Restlight, StatusCode,
+        delete, get, head, options, patch, post, put, BodyStream, Created, Entity, Event, HttpError, IntoResponse,
+        Json, NoContent, RequestContext, ResponseBuilder, Restlight, Sse, StatusCode,
     };
 }
 

@@ -100,8 +100,9 @@ impl AppBuilder {
         self
     }
 
-    /// The largest request entity accepted, in bytes; larger ones get 413.
-    /// Default: 4 MiB.
+    /// The largest request entity accepted, in bytes, by routes that do not
+    /// set their own ([`RouteBuilder::max_body_size`](crate::RouteBuilder::max_body_size),
+    /// `#[max_body(..)]`); larger ones get 413. Default: 4 MiB.
     pub fn max_body_size(mut self, bytes: usize) -> Self {
         self.max_body = bytes;
         self
@@ -140,11 +141,15 @@ impl AppBuilder {
             let (entry, media_errors) = entry_of(route, &location);
             errors.extend(media_errors);
             entries.push(entry);
+            let mut stream_body = route.stream_body;
             let handler = match &route.source {
                 Source::Built(h) => Some(h.clone()),
                 Source::Descriptor(d) => {
                     let label = format!("{} ({location})", route.name);
-                    match (d.factory)(&mut Bindings::new(&mut resources, &self.beans, &label)) {
+                    let mut bindings = Bindings::new(&mut resources, &self.beans, &label);
+                    let built = (d.factory)(&mut bindings);
+                    stream_body |= bindings.stream_body;
+                    match built {
                         Ok(h) => Some(h),
                         Err(StartupError::MissingResource { type_name, .. })
                             if !missing_resources.insert(type_name) =>
@@ -165,15 +170,20 @@ impl AppBuilder {
                     None
                 }
             };
+            let max_body = route.max_body.unwrap_or(self.max_body);
             compiled.push(CompiledRoute {
                 handler: handler.unwrap_or_else(unbound_handler),
                 exec,
+                max_body,
+                stream_limit: if stream_body { route.max_body } else { None },
+                stream_body,
                 info: RouteInfo {
                     method: route.method.to_string(),
                     path: route.path.clone(),
                     produces: route.produces.clone(),
                     consumes: route.consumes.clone(),
                     scheduler: scheduler_label(route),
+                    max_body,
                     name: route.name.clone(),
                     location,
                 },
@@ -188,7 +198,7 @@ impl AppBuilder {
                 if !errors.is_empty() {
                     return Err(collapse(errors));
                 }
-                Ok(App { inner: Arc::new(Inner { router, routes: compiled, max_body: self.max_body }) })
+                Ok(App { inner: Arc::new(Inner { router, routes: compiled }) })
             }
             Err(e) => {
                 errors.insert(0, StartupError::Routes(e));
@@ -311,6 +321,9 @@ pub struct RouteInfo {
     pub consumes: Vec<String>,
     /// The executor: `io`, `biz` or a name.
     pub scheduler: String,
+    /// The largest request entity accepted, in bytes: the route's own limit
+    /// or the application's.
+    pub max_body: usize,
     /// The handler's name.
     pub name: String,
     /// `file:line` of the declaration.
@@ -320,13 +333,18 @@ pub struct RouteInfo {
 pub(crate) struct CompiledRoute {
     pub(crate) handler: Handler,
     pub(crate) exec: Option<Arc<dyn Executor>>,
+    /// The route's body limit, resolved at startup.
+    pub(crate) max_body: usize,
+    /// Whether the body is handed over as a stream rather than read in full.
+    pub(crate) stream_body: bool,
+    /// The limit of a streamed body: the route's own, else none.
+    pub(crate) stream_limit: Option<usize>,
     pub(crate) info: RouteInfo,
 }
 
 pub(crate) struct Inner {
     pub(crate) router: Router,
     pub(crate) routes: Vec<CompiledRoute>,
-    pub(crate) max_body: usize,
 }
 
 /// A compiled application: serve it with `restlight-server`, drive it

@@ -54,6 +54,17 @@ impl Body {
         Self(Kind::Stream(body.map_err(Into::into).boxed_unsync()))
     }
 
+    /// A body streamed from chunks of bytes, each sent as it comes (chunked
+    /// on HTTP/1.1, DATA frames on h2); an error ends the response early.
+    pub fn from_byte_stream<S, E>(chunks: S) -> Self
+    where
+        S: futures_util::Stream<Item = Result<Bytes, E>> + Send + 'static,
+        E: Into<BoxError>,
+    {
+        use futures_util::TryStreamExt;
+        Self::from_stream(http_body_util::StreamBody::new(chunks.map_ok(Frame::data)))
+    }
+
     pub(crate) fn deferred(value: Box<dyn Deferred>) -> Self {
         Self(Kind::Deferred(value))
     }
@@ -154,5 +165,12 @@ impl http_body::Body for Body {
             Kind::Deferred(_) => SizeHint::default(),
             Kind::Stream(s) => s.size_hint(),
         }
+    }
+}
+
+/// 200 with this body (a stream is sent as it is produced).
+impl crate::response::IntoResponse for Body {
+    fn into_response(self) -> crate::response::Response {
+        crate::response::Response::new(self)
     }
 }

@@ -110,6 +110,9 @@ pub struct RouteDescriptor {
     pub scheduler: SchedulerName,
     /// `true` for a plain `fn` handler: it never runs on an IO thread.
     pub blocking: bool,
+    /// `#[max_body(..)]`: the largest request entity in bytes; `None` for
+    /// the application's limit.
+    pub max_body: Option<usize>,
     /// The handler's parameters in declaration order (receiver excluded).
     pub params: &'static [ParamMeta],
     /// A readable name: `UserResource::list` or `hello`.

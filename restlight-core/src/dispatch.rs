@@ -18,6 +18,7 @@ use crate::media::{negotiate, MediaType};
 use crate::request::RequestContext;
 use crate::response::{DefaultContentType, IntoResponse, Response, TEXT_PLAIN_UTF8};
 use crate::router::{Lookup, RouteError};
+use crate::stream::BodyStream;
 
 impl App {
     /// Serves one request: routing (404, 405, 415, 406), reading the body
@@ -49,11 +50,21 @@ impl App {
         let route = &self.inner.routes[found.index];
         let produce = found.produce.cloned();
         let head = found.head_from_get;
-        let body = match read_body(body, &parts.headers, self.inner.max_body).await {
-            Ok(b) => b,
-            Err(e) => return finish_error(e, accept_str),
+        let ctx = if route.stream_body {
+            match BodyStream::for_request(body, &parts.headers, route.stream_limit) {
+                Ok(stream) => {
+                    RequestContext::new(parts, Bytes::new(), found.params, found.matrix, remote, produce.clone())
+                        .with_body_stream(stream)
+                }
+                Err(e) => return finish_error(e, accept_str),
+            }
+        } else {
+            let body = match read_body(body, &parts.headers, route.max_body).await {
+                Ok(b) => b,
+                Err(e) => return finish_error(e, accept_str),
+            };
+            RequestContext::new(parts, body, found.params, found.matrix, remote, produce.clone())
         };
-        let ctx = RequestContext::new(parts, body, found.params, found.matrix, remote, produce.clone());
         let res = run(route, ctx).await;
         finish(res, produce.as_ref(), accept.as_ref().and_then(|v| v.to_str().ok()), head)
     }
@@ -92,6 +103,7 @@ where
     match Limited::new(body, limit).collect().await {
         Ok(collected) => Ok(collected.to_bytes()),
         Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(too_large()),
+        Err(e) if e.is::<crate::BodyTimeout>() => Err(crate::timeout::request_timeout(&*e)),
         Err(e) => Err(HttpError::bad_request(format!("the request body could not be read: {e}"))),
     }
 }

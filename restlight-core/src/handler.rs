@@ -79,11 +79,19 @@ pub struct Bindings<'a> {
     pub(crate) resources: &'a mut Registry,
     pub(crate) beans: &'a Registry,
     pub(crate) route: &'a str,
+    pub(crate) stream_body: bool,
 }
 
 impl<'a> Bindings<'a> {
     pub(crate) fn new(resources: &'a mut Registry, beans: &'a Registry, route: &'a str) -> Self {
-        Self { resources, beans, route }
+        Self { resources, beans, route, stream_body: false }
+    }
+
+    /// Marks the route as reading its body as a stream (generated code
+    /// calls it for a [`BodyStream`](crate::BodyStream) entity): the body is
+    /// then not read in full before the handler runs.
+    pub fn stream_body(&mut self) {
+        self.stream_body = true;
     }
 
     /// The resource instance of type `T`: the one registered with

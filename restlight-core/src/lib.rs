@@ -23,7 +23,10 @@ mod request;
 mod response;
 mod route;
 pub mod router;
+mod sse;
+mod stream;
 pub mod test;
+mod timeout;
 
 pub use app::{App, AppBuilder, RouteInfo, DEFAULT_MAX_BODY};
 pub use body::Body;
@@ -35,6 +38,9 @@ pub use param::FromParam;
 pub use request::RequestContext;
 pub use response::{Created, Entity, IntoResponse, Json, NoContent, Response, ResponseBuilder};
 pub use route::{delete, get, head, options, patch, post, put, route, Route, RouteBuilder};
+pub use sse::{Event, Sse};
+pub use stream::BodyStream;
+pub use timeout::BodyTimeout;
 
 /// Runs the route-level startup checks (malformed templates, conflicting
 /// routes with both locations, bad media types) on every route linked into

@@ -25,6 +25,16 @@ pub use inventory;
 /// spans the call at the user's type so the error lands there.
 pub const fn assert_from_param<T: FromParam>() {}
 
+/// A `#[max_body(..)]` size as a limit: one past the address space is no limit.
+#[must_use]
+pub const fn body_limit(bytes: u64) -> usize {
+    if bytes > usize::MAX as u64 {
+        usize::MAX
+    } else {
+        bytes as usize
+    }
+}
+
 /// Turns an error into its problem-details response.
 #[must_use]
 pub fn error_response(error: HttpError) -> Response {
@@ -189,6 +199,30 @@ impl<T: FromBody> EntityRaw<T> for &&EntityProbe<T> {
         T::from_body(ctx.body(), meta)
     }
 }
+
+impl EntityRaw<crate::BodyStream> for &&EntityProbe<crate::BodyStream> {
+    fn __rl_read(&self, ctx: &RequestContext, _: &ParamMeta) -> Result<crate::BodyStream, HttpError> {
+        Ok(ctx.take_body_stream().unwrap_or_default())
+    }
+}
+
+/// Entity types read as a stream: the route does not aggregate its body.
+pub trait StreamsBody {
+    /// `true`.
+    fn __rl_streams(&self) -> bool {
+        true
+    }
+}
+impl StreamsBody for &&EntityProbe<crate::BodyStream> {}
+
+/// Every other entity type: the body is read in full first.
+pub trait BuffersBody {
+    /// `false`.
+    fn __rl_streams(&self) -> bool {
+        false
+    }
+}
+impl<T> BuffersBody for &EntityProbe<T> {}
 
 /// Entities decoded by the codec matching Content-Type.
 pub trait EntityDecoded<T> {

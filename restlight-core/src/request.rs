@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 use std::net::SocketAddr;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use bytes::Bytes;
 use http::{HeaderMap, Method, Uri, Version};
@@ -10,6 +10,7 @@ use http::{HeaderMap, Method, Uri, Version};
 use crate::descriptor::ParamSource;
 use crate::media::MediaType;
 use crate::router::{MatrixParams, PathParams};
+use crate::stream::BodyStream;
 
 type Pairs = Vec<(String, String)>;
 
@@ -29,6 +30,8 @@ pub struct RequestContext {
     query: OnceLock<Pairs>,
     form: OnceLock<Pairs>,
     cookies: OnceLock<Pairs>,
+    /// The body of a streaming route, until the handler takes it.
+    stream: Mutex<Option<BodyStream>>,
 }
 
 impl RequestContext {
@@ -50,7 +53,23 @@ impl RequestContext {
             query: OnceLock::new(),
             form: OnceLock::new(),
             cookies: OnceLock::new(),
+            stream: Mutex::new(None),
         }
+    }
+
+    /// Hands the body over as a stream instead of bytes (streaming routes).
+    pub(crate) fn with_body_stream(self, stream: BodyStream) -> Self {
+        *self.stream.lock().unwrap_or_else(PoisonError::into_inner) = Some(stream);
+        self
+    }
+
+    /// The body as it arrives, on a route that streams its body
+    /// ([`RouteBuilder::stream_body`](crate::RouteBuilder::stream_body), or
+    /// an annotated handler taking a [`BodyStream`] entity); `None` on other
+    /// routes (their body is in [`body`](Self::body)) and once taken.
+    #[must_use]
+    pub fn take_body_stream(&self) -> Option<BodyStream> {
+        self.stream.lock().unwrap_or_else(PoisonError::into_inner).take()
     }
 
     /// The request method.
@@ -89,7 +108,8 @@ impl RequestContext {
         self.remote_addr
     }
 
-    /// The request body, read in full before the handler runs.
+    /// The request body, read in full before the handler runs (empty on a
+    /// streaming route: see [`take_body_stream`](Self::take_body_stream)).
     #[must_use]
     pub fn body(&self) -> &Bytes {
         &self.body

@@ -38,6 +38,10 @@ pub struct Route {
     pub(crate) scheduler: SchedulerName,
     pub(crate) scheduler_name: Option<String>,
     pub(crate) blocking: bool,
+    /// The route's own body limit; `None` for the application's.
+    pub(crate) max_body: Option<usize>,
+    /// Whether the handler reads the body as a stream.
+    pub(crate) stream_body: bool,
     pub(crate) name: String,
     pub(crate) file: String,
     pub(crate) line: u32,
@@ -54,6 +58,8 @@ impl Route {
             scheduler: d.scheduler,
             scheduler_name: None,
             blocking: d.blocking,
+            max_body: d.max_body,
+            stream_body: false,
             name: d.name.to_owned(),
             file: d.file.to_owned(),
             line: d.line,
@@ -97,6 +103,8 @@ pub fn route(method: Method, path: impl Into<String>) -> RouteBuilder {
         consumes: Vec::new(),
         scheduler: SchedulerName::Default,
         scheduler_name: None,
+        max_body: None,
+        stream_body: false,
         file: at.file().to_owned(),
         line: at.line(),
     }
@@ -142,11 +150,36 @@ pub struct RouteBuilder {
     consumes: Vec<String>,
     scheduler: SchedulerName,
     scheduler_name: Option<String>,
+    max_body: Option<usize>,
+    stream_body: bool,
     file: String,
     line: u32,
 }
 
 impl RouteBuilder {
+    /// The largest request entity this route accepts, in bytes: a larger
+    /// `Content-Length` is answered 413 before any of the body is read (so
+    /// an `Expect: 100-continue` client never sends it), a chunked body as
+    /// soon as it passes the limit.
+    ///
+    /// Default: the application's limit
+    /// ([`AppBuilder::max_body_size`](crate::AppBuilder::max_body_size), 4 MiB).
+    pub fn max_body_size(mut self, bytes: usize) -> Self {
+        self.max_body = Some(bytes);
+        self
+    }
+
+    /// Hands the body to the handler as it arrives, through
+    /// [`RequestContext::take_body_stream`], instead of reading it in full
+    /// first: an upload of any size passes in bounded memory. The body has
+    /// no size limit then unless [`max_body_size`](Self::max_body_size) sets one.
+    ///
+    /// Default: the body is read in full (up to the limit) before the handler runs.
+    pub fn stream_body(mut self) -> Self {
+        self.stream_body = true;
+        self
+    }
+
     /// Adds a media type the route produces. Default: none declared, anything goes.
     pub fn produces(mut self, media: &str) -> Self {
         self.produces.push(media.to_owned());
@@ -182,6 +215,8 @@ impl RouteBuilder {
             scheduler: self.scheduler,
             scheduler_name: self.scheduler_name,
             blocking,
+            max_body: self.max_body,
+            stream_body: self.stream_body,
             name,
             file: self.file,
             line: self.line,

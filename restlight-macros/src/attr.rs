@@ -37,6 +37,7 @@ pub(crate) enum Helper {
     Produces,
     Consumes,
     Scheduled,
+    MaxBody,
     Source(Source),
     DefaultValue,
     BeanParam,
@@ -44,8 +45,20 @@ pub(crate) enum Helper {
 
 /// Names of the helpers that stand on a method (or, but for the HTTP
 /// methods, on the impl block).
-pub(crate) const METHOD_HELPERS: &[&str] =
-    &["get", "post", "put", "delete", "patch", "head", "options", "path", "produces", "consumes", "scheduled"];
+pub(crate) const METHOD_HELPERS: &[&str] = &[
+    "get",
+    "post",
+    "put",
+    "delete",
+    "patch",
+    "head",
+    "options",
+    "path",
+    "produces",
+    "consumes",
+    "scheduled",
+    "max_body",
+];
 
 /// Names of the helpers that stand on a parameter.
 pub(crate) const PARAM_HELPERS: &[&str] = &[
@@ -114,6 +127,7 @@ impl Helper {
             "produces" => Self::Produces,
             "consumes" => Self::Consumes,
             "scheduled" => Self::Scheduled,
+            "max_body" => Self::MaxBody,
             "default_value" => Self::DefaultValue,
             "bean_param" => Self::BeanParam,
             _ => return None,
@@ -132,6 +146,7 @@ impl Helper {
             Self::Produces => "produces",
             Self::Consumes => "consumes",
             Self::Scheduled => "scheduled",
+            Self::MaxBody => "max_body",
             Self::Source(s) => s.attr_name(),
             Self::DefaultValue => "default_value",
             Self::BeanParam => "bean_param",
@@ -498,6 +513,60 @@ pub(crate) fn scheduler(attr: &Attribute) -> syn::Result<Spanned<Scheduler>> {
     Err(syn::Error::new_spanned(tokens, with_help("unknown scheduler syntax", USAGE)))
 }
 
+/// `#[max_body("16MiB")]` or `#[max_body(1024)]`: the largest request
+/// entity of the route, in bytes.
+pub(crate) fn max_body(attr: &Attribute) -> syn::Result<Spanned<u64>> {
+    const USAGE: &str = "write a size such as `#[max_body(\"16MiB\")]`, `#[max_body(\"512KiB\")]` or `#[max_body(1048576)]` (bytes); units: B, KB, KiB, MB, MiB, GB, GiB";
+    let tokens = args_tokens(attr)?.unwrap_or_default();
+    if tokens.is_empty() {
+        return Err(syn::Error::new_spanned(attr, with_help("`#[max_body]` needs the size limit", USAGE)));
+    }
+    let span = Spans::of(attr);
+    if let Ok(lit) = syn::parse2::<syn::LitInt>(tokens.clone()) {
+        return match lit.base10_parse::<u64>() {
+            Ok(0) => {
+                Err(syn::Error::new(lit.span(), with_help("a body limit of zero bytes refuses every entity", USAGE)))
+            }
+            Ok(n) => Ok(Spanned::new(n, span)),
+            Err(e) => Err(syn::Error::new(lit.span(), with_help(format!("not a size in bytes: {e}"), USAGE))),
+        };
+    }
+    if let Ok(lit) = syn::parse2::<LitStr>(tokens.clone()) {
+        return match parse_size(&lit.value()) {
+            Ok(0) => {
+                Err(syn::Error::new(lit.span(), with_help("a body limit of zero bytes refuses every entity", USAGE)))
+            }
+            Ok(n) => Ok(Spanned::new(n, span)),
+            Err(why) => {
+                Err(syn::Error::new(lit.span(), with_help(format!("`{}` is not a size: {why}", lit.value()), USAGE)))
+            }
+        };
+    }
+    Err(syn::Error::new_spanned(tokens, with_help("`#[max_body]` takes one size, as a string or an integer", USAGE)))
+}
+
+/// `16MiB`, `16 MiB`, `512KB`, `100`: decimal digits and an optional unit.
+fn parse_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let digits = text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len());
+    let (number, unit) = text.split_at(digits);
+    if number.is_empty() {
+        return Err("it does not start with a number".into());
+    }
+    let number: u64 = number.parse().map_err(|e| format!("{e}"))?;
+    let factor: u64 = match unit.trim() {
+        "" | "B" | "b" => 1,
+        "KB" | "kB" | "kb" => 1000,
+        "KiB" | "kiB" => 1 << 10,
+        "MB" | "mb" => 1_000_000,
+        "MiB" => 1 << 20,
+        "GB" | "gb" => 1_000_000_000,
+        "GiB" => 1 << 30,
+        other => return Err(format!("unknown unit `{other}`")),
+    };
+    number.checked_mul(factor).ok_or_else(|| "it overflows 64 bits".to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -538,6 +607,19 @@ mod tests {
         assert!(check_media_type("*/json").is_err());
         assert!(check_media_type("text/plain; charset").is_err());
         assert!(check_media_type("text /plain").is_err());
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("16MiB"), Ok(16 << 20));
+        assert_eq!(parse_size("16 MiB"), Ok(16 << 20));
+        assert_eq!(parse_size("512KiB"), Ok(512 << 10));
+        assert_eq!(parse_size("10MB"), Ok(10_000_000));
+        assert_eq!(parse_size("100"), Ok(100));
+        assert_eq!(parse_size("1GiB"), Ok(1 << 30));
+        assert!(parse_size("MiB").is_err());
+        assert!(parse_size("16 mebibytes").is_err());
+        assert!(parse_size("99999999999999GiB").is_err());
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //!     fn __rl_factory(__b: &mut Bindings<'_>) -> Result<Handler, StartupError> {
 //!         let __this = ..;                               // &self routes: the resource instance
 //!         let __ctx0 = ..;                               // one per #[context] parameter
+//!         { if <entity streams> { __b.stream_body(); } } // a BodyStream entity: no aggregation
 //!         Ok(Handler::new(move |__req| {
 //!             let __this = Arc::clone(&__this); ..       // clones moved into the future
 //!             Box::pin(async move {
@@ -97,7 +98,18 @@ fn route(route: &Route, res: Option<&Resource>) -> TokenStream {
                 read
             }
             Some(_) => value(&p, &param_ty, &meta),
-            None => entity(&p, &param_ty, &meta),
+            None => {
+                setup.push(quote! {
+                    {
+                        #[allow(unused_imports)]
+                        use #p::{StreamsBody as _, BuffersBody as _};
+                        if (&&&#p::EntityProbe::<#param_ty>::new()).__rl_streams() {
+                            __b.stream_body();
+                        }
+                    }
+                });
+                entity(&p, &param_ty, &meta)
+            }
         };
         reads.push(quote!(let #arg = #read;));
         args.push(arg);
@@ -267,6 +279,13 @@ fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenSt
         Some(Scheduler::Biz) => quote!(Biz),
         Some(Scheduler::Named(name)) => quote!(Named(#name)),
     };
+    let max_body =
+        route.settings.max_body.first().or_else(|| res.and_then(|r| r.settings.max_body.first())).map(|s| s.value);
+    let max_body = match max_body {
+        // A limit past the address space is no limit.
+        Some(n) => quote!(::core::option::Option::Some(#p::body_limit(#n))),
+        None => quote!(::core::option::Option::None),
+    };
     let blocking = !route.is_async;
     let ident = route.ident.to_string();
     let ident = ident.strip_prefix("r#").unwrap_or(&ident);
@@ -286,6 +305,7 @@ fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenSt
             consumes: &[#(#consumes),*],
             scheduler: #p::SchedulerName::#scheduler,
             blocking: #blocking,
+            max_body: #max_body,
             params: &__RL_PARAMS,
             name: #name,
             resource: #resource,

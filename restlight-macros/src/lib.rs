@@ -9,11 +9,13 @@
 //!
 //! On the impl block, below `#[restlight::path("/base")]`:
 //! `#[produces("a/b", ..)]`, `#[consumes("a/b", ..)]`, `#[scheduled(io)]`,
-//! `#[scheduled(biz)]`, `#[scheduled("name")]`.
+//! `#[scheduled(biz)]`, `#[scheduled("name")]`, `#[max_body("16MiB")]` (the
+//! largest request entity, in bytes or with a unit: B, KB, KiB, MB, MiB, GB,
+//! GiB; default: the application's limit, 4 MiB).
 //!
 //! On a method: one of `#[get] #[post] #[put] #[delete] #[patch] #[head]
 //! #[options]`, optionally with a sub-path (`#[get("/{id}")]`) or with
-//! `#[path("/{id}")]`; then `#[produces]`, `#[consumes]`, `#[scheduled]`,
+//! `#[path("/{id}")]`; then `#[produces]`, `#[consumes]`, `#[scheduled]`, `#[max_body]`,
 //! which override the impl block's. Methods without a method attribute are
 //! left alone. A handler is an `async fn` or a plain `fn` (run on the business
 //! executor), taking `&self` or no receiver.
@@ -145,4 +147,4 @@ macro_rules! helper_macros {
     )*};
 }
 
-helper_macros!(produces, consumes, scheduled);
+helper_macros!(produces, consumes, scheduled, max_body);

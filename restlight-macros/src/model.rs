@@ -83,6 +83,8 @@ pub(crate) struct Settings {
     pub(crate) produces: Vec<Spanned<Vec<String>>>,
     pub(crate) consumes: Vec<Spanned<Vec<String>>>,
     pub(crate) scheduled: Vec<Spanned<Scheduler>>,
+    /// `#[max_body(..)]`, in bytes.
+    pub(crate) max_body: Vec<Spanned<u64>>,
 }
 
 /// `#[restlight::path("/base")]` on an impl block.

@@ -32,7 +32,7 @@ impl Place {
 
     fn valid(self) -> &'static [&'static str] {
         match self {
-            Self::Impl => &["produces", "consumes", "scheduled"],
+            Self::Impl => &["produces", "consumes", "scheduled", "max_body"],
             Self::Method | Self::FreeFn => METHOD_HELPERS,
         }
     }
@@ -57,6 +57,7 @@ impl ItemAttrs {
             .map(|x| x.span)
             .or(s.consumes.first().map(|x| x.span))
             .or(s.scheduled.first().map(|x| x.span))
+            .or(s.max_body.first().map(|x| x.span))
     }
 
     fn path(&mut self, cx: &mut Ctxt, lit: &LitStr) {
@@ -201,6 +202,7 @@ fn item_attrs(cx: &mut Ctxt, attrs: &mut Vec<Attribute>, place: Place, mut out: 
             Helper::Produces => out.settings.produces.extend(cx.ok(attr::media_list(a))),
             Helper::Consumes => out.settings.consumes.extend(cx.ok(attr::media_list(a))),
             Helper::Scheduled => out.settings.scheduled.extend(cx.ok(attr::scheduler(a))),
+            Helper::MaxBody => out.settings.max_body.extend(cx.ok(attr::max_body(a))),
             Helper::Method(m) => cx.error(
                 Spans::of(a),
                 with_help(

@@ -155,6 +155,7 @@ fn settings(cx: &mut Ctxt, s: &Settings) {
     again(cx, &s.produces, "produces", "list every media type in one attribute: `#[produces(\"a/b\", \"c/d\")]`");
     again(cx, &s.consumes, "consumes", "list every media type in one attribute: `#[consumes(\"a/b\", \"c/d\")]`");
     again(cx, &s.scheduled, "scheduled", "a route runs on one executor; keep one `#[scheduled(..)]`");
+    again(cx, &s.max_body, "max_body", "a route has one body limit; keep one `#[max_body(..)]`");
 }
 
 fn scheduled_io(cx: &mut Ctxt, route: &Route, res: Option<&Resource>) {

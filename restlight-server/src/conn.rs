@@ -8,41 +8,84 @@ use hyper::server::conn::{http1, http2};
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulConnection;
 use restlight_core::App;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 use tokio::sync::watch;
 use tokio::time::Instant;
 
 use crate::activity::Activity;
-use crate::options::{ServerOptions, H2_MAX_LOCAL_ERROR_RESET_STREAMS, H2_MAX_PENDING_ACCEPT_RESET_STREAMS};
+use crate::limits::TimedIo;
+use crate::options::ServerOptions;
+use crate::protect::{Counters, Guards, Permit};
 use crate::service::AppService;
 use crate::sniff::{sniff, Protocol};
+
+/// Why the connection settings could not be built.
+#[cfg(feature = "tls")]
+pub(crate) type ConnError = crate::tls::TlsError;
+/// Why the connection settings could not be built.
+#[cfg(not(feature = "tls"))]
+pub(crate) type ConnError = std::convert::Infallible;
 
 /// What every connection of one server shares.
 #[derive(Debug)]
 pub(crate) struct ConnContext {
+    pub(crate) guards: Guards,
+    #[cfg(feature = "tls")]
+    tls: Option<crate::tls::Acceptor>,
     app: App,
     h1: http1::Builder,
     h2: http2::Builder<TokioExecutor>,
     header_read_timeout: Duration,
     idle_timeout: Duration,
+    body_read_timeout: Duration,
+    write_timeout: Duration,
 }
 
 impl ConnContext {
-    pub(crate) fn new(app: App, options: &ServerOptions) -> Self {
+    /// # Errors
+    /// A TLS configuration rustls refuses.
+    pub(crate) fn new(app: App, options: &ServerOptions, counters: Arc<Counters>) -> Result<Self, ConnError> {
         let mut h1 = http1::Builder::new();
         h1.timer(TokioTimer::new())
             .keep_alive(true)
             .header_read_timeout(options.header_read_timeout)
-            .max_header_size(options.max_header_size);
+            .max_header_size(options.max_header_size)
+            .max_headers(options.limits.max_headers);
 
         let mut h2 = http2::Builder::new(TokioExecutor::new());
         h2.timer(TokioTimer::new())
             .max_concurrent_streams(options.h2_max_concurrent_streams.max(1))
-            .max_pending_accept_reset_streams(H2_MAX_PENDING_ACCEPT_RESET_STREAMS)
-            .max_local_error_reset_streams(H2_MAX_LOCAL_ERROR_RESET_STREAMS)
-            .max_header_list_size(u32::try_from(options.max_header_size).unwrap_or(u32::MAX));
+            .max_pending_accept_reset_streams(options.limits.h2_max_pending_accept_reset_streams)
+            .max_local_error_reset_streams(options.limits.h2_max_local_error_reset_streams)
+            .max_header_list_size(u32::try_from(options.max_header_size).unwrap_or(u32::MAX))
+            .initial_stream_window_size(options.limits.h2_stream_window)
+            .initial_connection_window_size(options.limits.h2_connection_window)
+            .keep_alive_interval(options.limits.h2_keep_alive_interval)
+            .keep_alive_timeout(options.limits.h2_keep_alive_timeout);
 
-        Self { app, h1, h2, header_read_timeout: options.header_read_timeout, idle_timeout: options.idle_timeout }
+        Ok(Self {
+            #[cfg(feature = "tls")]
+            tls: options.tls.as_ref().map(crate::tls::Acceptor::new).transpose()?,
+            guards: Guards::new(&options.protection, counters),
+            app,
+            h1,
+            h2,
+            header_read_timeout: options.header_read_timeout,
+            idle_timeout: options.idle_timeout,
+            body_read_timeout: options.limits.body_read_timeout,
+            write_timeout: options.limits.write_timeout,
+        })
+    }
+}
+
+impl ConnContext {
+    /// Whether connections speak TLS.
+    pub(crate) fn is_tls(&self) -> bool {
+        #[cfg(feature = "tls")]
+        return self.tls.is_some();
+        #[cfg(not(feature = "tls"))]
+        false
     }
 }
 
@@ -52,26 +95,43 @@ pub(crate) async fn serve_connection(
     remote: SocketAddr,
     ctx: Arc<ConnContext>,
     mut drain: watch::Receiver<bool>,
+    permit: Permit,
 ) {
+    let _permit = permit;
     if let Err(err) = stream.set_nodelay(true) {
         tracing::debug!(%remote, %err, "cannot set TCP_NODELAY");
+    }
+    #[cfg(feature = "tls")]
+    if let Some(tls) = &ctx.tls {
+        let accepted = tokio::select! {
+            accepted = tls.accept(stream) => accepted,
+            _ = drain.wait_for(|drain| *drain) => return,
+        };
+        match accepted {
+            Ok((stream, protocol)) => serve_io(stream, protocol, remote, &ctx, drain).await,
+            Err(err) => tracing::debug!(%remote, %err, "closing connection"),
+        }
+        return;
     }
     let deadline = Instant::now() + ctx.header_read_timeout;
     let protocol = tokio::select! {
         sniffed = sniff(&stream, deadline) => sniffed,
         _ = drain.wait_for(|drain| *drain) => return,
     };
-    let protocol = match protocol {
-        Ok(protocol) => protocol,
-        Err(err) => {
-            tracing::debug!(%remote, %err, "closing connection");
-            return;
-        }
-    };
+    match protocol {
+        Ok(protocol) => serve_io(stream, protocol, remote, &ctx, drain).await,
+        Err(err) => tracing::debug!(%remote, %err, "closing connection"),
+    }
+}
 
+/// Serves HTTP over `stream`, plain or TLS, with the write timeout.
+async fn serve_io<S>(stream: S, protocol: Protocol, remote: SocketAddr, ctx: &ConnContext, drain: watch::Receiver<bool>)
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
     let activity = Activity::new();
-    let service = AppService::new(ctx.app.clone(), remote, Arc::clone(&activity));
-    let io = TokioIo::new(stream);
+    let service = AppService::new(ctx.app.clone(), remote, Arc::clone(&activity), ctx.body_read_timeout);
+    let io = TokioIo::new(TimedIo::new(stream, ctx.write_timeout));
     match protocol {
         Protocol::Http1 => {
             let conn = ctx.h1.serve_connection(io, service);

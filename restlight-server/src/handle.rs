@@ -1,10 +1,13 @@
 //! [`ServerHandle`]: the address of a started server and the way to stop it.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use tokio::sync::{oneshot, watch};
+
+use crate::protect::{Counters, ServerStats};
 
 /// Extra time `Drop` grants beyond the shutdown timeout for the runtimes to
 /// be torn down.
@@ -22,6 +25,7 @@ pub struct ServerHandle {
     thread: Option<JoinHandle<()>>,
     done: Option<oneshot::Receiver<()>>,
     shutdown_timeout: Duration,
+    counters: Arc<Counters>,
 }
 
 impl ServerHandle {
@@ -31,8 +35,17 @@ impl ServerHandle {
         thread: JoinHandle<()>,
         done: oneshot::Receiver<()>,
         shutdown_timeout: Duration,
+        counters: Arc<Counters>,
     ) -> Self {
-        Self { addr, stop, thread: Some(thread), done: Some(done), shutdown_timeout }
+        Self { addr, stop, thread: Some(thread), done: Some(done), shutdown_timeout, counters }
+    }
+
+    /// The connection counters now: open connections, accepted ones, and
+    /// refused ones by cause (allow-list, connection limit, rate limit,
+    /// overload).
+    #[must_use]
+    pub fn stats(&self) -> ServerStats {
+        self.counters.snapshot()
     }
 
     /// The address the server listens on, with the real port when port 0

@@ -12,6 +12,7 @@ use tokio::sync::{oneshot, watch};
 use crate::builder::{Restlight, BIZ};
 use crate::conn::ConnContext;
 use crate::handle::ServerHandle;
+use crate::protect::Counters;
 use crate::runtime::Runtimes;
 use crate::serve::serve;
 use crate::shutdown;
@@ -29,12 +30,14 @@ pub(crate) fn launch(restlight: Restlight, signals: Signals) -> Result<ServerHan
     let (stop_tx, stop_rx) = watch::channel(false);
     let (done_tx, done_rx) = oneshot::channel();
     let shutdown_timeout = restlight.options.shutdown_timeout;
+    let counters = Arc::new(Counters::default());
+    let server_counters = Arc::clone(&counters);
     let thread = std::thread::Builder::new().name("restlight-server".to_owned()).spawn(move || {
-        server_thread(restlight, signals, stop_rx, &ready_tx);
+        server_thread(restlight, signals, stop_rx, &ready_tx, server_counters);
         let _ = done_tx.send(());
     })?;
     match ready_rx.recv() {
-        Ok(Ok(addr)) => Ok(ServerHandle::new(addr, stop_tx, thread, done_rx, shutdown_timeout)),
+        Ok(Ok(addr)) => Ok(ServerHandle::new(addr, stop_tx, thread, done_rx, shutdown_timeout, counters)),
         Ok(Err(err)) => {
             let _ = thread.join();
             Err(err)
@@ -52,6 +55,7 @@ fn server_thread(
     signals: Signals,
     stop: watch::Receiver<bool>,
     ready: &mpsc::SyncSender<Result<SocketAddr>>,
+    counters: Arc<Counters>,
 ) {
     let Restlight { app, options, user_biz } = restlight;
     let runtimes = match Runtimes::build(&options, !user_biz) {
@@ -88,9 +92,17 @@ fn server_thread(
         }
     };
 
-    tracing::info!(%addr, "restlight listening on http://{addr}");
+    let ctx = match ConnContext::new(app.clone(), &options, counters) {
+        Ok(ctx) => Arc::new(ctx),
+        Err(err) => {
+            let _ = ready.send(Err(conn_error(err)));
+            runtimes.shutdown();
+            return;
+        }
+    };
+    let scheme = if ctx.is_tls() { "https" } else { "http" };
+    tracing::info!(%addr, "restlight listening on {scheme}://{addr}");
     let _ = ready.send(Ok(addr));
-    let ctx = Arc::new(ConnContext::new(app.clone(), &options));
     let stop = stop_signal(stop, signals);
     runtimes.io.block_on(serve(listener, ctx, stop, force_signal(signals), options.shutdown_timeout));
     runtimes.shutdown();
@@ -127,4 +139,14 @@ async fn force_signal(signals: Signals) {
         }
         Signals::Ignore => std::future::pending().await,
     }
+}
+
+#[cfg(feature = "tls")]
+fn conn_error(err: crate::conn::ConnError) -> Error {
+    err.into()
+}
+
+#[cfg(not(feature = "tls"))]
+fn conn_error(err: crate::conn::ConnError) -> Error {
+    match err {}
 }

@@ -51,7 +51,25 @@
 //!   (h2's rapid-reset defences stay on); a reset stream drops its request's
 //!   future, and with it the handler's work.
 //! - Both: a connection with no request in flight for the idle timeout is
-//!   closed (HTTP/1) or sent GOAWAY (HTTP/2).
+//!   closed (HTTP/1) or sent GOAWAY (HTTP/2); a request body that stops
+//!   arriving for the body read timeout is answered 408; a write that makes
+//!   no progress for the write timeout closes the connection.
+//!
+//! # Protection
+//!
+//! Right after `accept`, before any byte is read, a connection passes the
+//! IP allow-list ([`Restlight::allow_ips`]), the connection limit
+//! ([`Restlight::max_connections`]), the new-connection rate limit
+//! ([`Restlight::max_connections_per_second`], 20,000/s by default) and,
+//! when on, load shedding under CPU overload ([`Restlight::load_shedding`]).
+//! A refused connection is closed at once and counted by cause in
+//! [`ServerHandle::stats`].
+//!
+//! # HTTPS
+//!
+//! With the `tls` feature (on by default), [`Restlight::tls`] serves HTTPS
+//! with rustls: `h2` or `http/1.1` by ALPN, TLS 1.2 and 1.3, optional client
+//! certificates, a handshake timeout. See `TlsConfig`.
 //!
 //! # Shutdown
 //!
@@ -65,12 +83,19 @@ mod builder;
 mod conn;
 mod handle;
 mod launch;
+mod limits;
 mod options;
+mod protect;
 mod runtime;
 mod serve;
 mod service;
 mod shutdown;
 mod sniff;
+#[cfg(feature = "tls")]
+mod tls;
 
 pub use builder::Restlight;
 pub use handle::ServerHandle;
+pub use protect::{IpRange, IpRangeError, LoadShedding, Refusal, ServerStats};
+#[cfg(feature = "tls")]
+pub use tls::{ClientAuth, TlsConfig, TlsError};

@@ -8,17 +8,15 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::num::NonZeroUsize;
 use std::time::Duration;
 
+use crate::limits::Limits;
+use crate::protect::Protection;
+
 pub(crate) const DEFAULT_PORT: u16 = 8080;
 pub(crate) const DEFAULT_SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(30);
 pub(crate) const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
 pub(crate) const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 pub(crate) const DEFAULT_MAX_HEADER_SIZE: usize = 8 * 1024;
 pub(crate) const DEFAULT_H2_MAX_CONCURRENT_STREAMS: u32 = 250;
-/// Reset streams a client may leave pending before h2 answers GOAWAY
-/// (h2's own default, set explicitly so it can never become unbounded).
-pub(crate) const H2_MAX_PENDING_ACCEPT_RESET_STREAMS: usize = 20;
-/// Streams the server may reset for protocol errors before GOAWAY (hyper's default).
-pub(crate) const H2_MAX_LOCAL_ERROR_RESET_STREAMS: usize = 1024;
 
 /// Everything about the server that is not the application itself.
 #[derive(Debug, Clone)]
@@ -31,6 +29,10 @@ pub(crate) struct ServerOptions {
     pub(crate) idle_timeout: Duration,
     pub(crate) max_header_size: usize,
     pub(crate) h2_max_concurrent_streams: u32,
+    pub(crate) limits: Limits,
+    pub(crate) protection: Protection,
+    #[cfg(feature = "tls")]
+    pub(crate) tls: Option<crate::tls::TlsConfig>,
 }
 
 impl Default for ServerOptions {
@@ -44,6 +46,10 @@ impl Default for ServerOptions {
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
             max_header_size: DEFAULT_MAX_HEADER_SIZE,
             h2_max_concurrent_streams: DEFAULT_H2_MAX_CONCURRENT_STREAMS,
+            limits: Limits::default(),
+            protection: Protection::default(),
+            #[cfg(feature = "tls")]
+            tls: None,
         }
     }
 }

@@ -29,15 +29,22 @@ pub(crate) async fn serve(
     let (drain_tx, drain_rx) = watch::channel(false);
     let mut conns = JoinSet::new();
     let mut stop = std::pin::pin!(stop);
+    let sampler = ctx.guards.sampler().map(tokio::spawn);
     loop {
         tokio::select! {
             biased;
             () = &mut stop => break,
             Some(done) = conns.join_next(), if !conns.is_empty() => log_task_end(done),
             accepted = listener.accept() => match accepted {
-                Ok((stream, remote)) => {
-                    conns.spawn(serve_connection(stream, remote, Arc::clone(&ctx), drain_rx.clone()));
-                }
+                Ok((stream, remote)) => match ctx.guards.admit(remote.ip()) {
+                    Ok(permit) => {
+                        conns.spawn(serve_connection(stream, remote, Arc::clone(&ctx), drain_rx.clone(), permit));
+                    }
+                    Err(cause) => {
+                        tracing::debug!(%remote, %cause, "connection refused");
+                        drop(stream);
+                    }
+                },
                 Err(err) if is_per_connection(&err) => {
                     tracing::debug!(%err, "accept failed for one connection");
                 }
@@ -50,6 +57,9 @@ pub(crate) async fn serve(
     }
 
     drop(listener);
+    if let Some(sampler) = sampler {
+        sampler.abort();
+    }
     tracing::info!(connections = conns.len(), "stopped accepting; draining connections");
     drain_tx.send_replace(true);
     let drain = async {

@@ -11,6 +11,7 @@ use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use bytes::Bytes;
 use http_body::{Body, Frame, SizeHint};
@@ -18,6 +19,7 @@ use hyper::body::Incoming;
 use restlight_core::App;
 
 use crate::activity::{Activity, InFlight};
+use crate::limits::TimedBody;
 
 type CoreBody = restlight_core::Body;
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -28,11 +30,12 @@ pub(crate) struct AppService {
     app: App,
     remote: SocketAddr,
     activity: Arc<Activity>,
+    body_read_timeout: Duration,
 }
 
 impl AppService {
-    pub(crate) fn new(app: App, remote: SocketAddr, activity: Arc<Activity>) -> Self {
-        Self { app, remote, activity }
+    pub(crate) fn new(app: App, remote: SocketAddr, activity: Arc<Activity>, body_read_timeout: Duration) -> Self {
+        Self { app, remote, activity, body_read_timeout }
     }
 }
 
@@ -45,6 +48,7 @@ impl hyper::service::Service<http::Request<Incoming>> for AppService {
         let app = self.app.clone();
         let remote = self.remote;
         let in_flight = self.activity.begin();
+        let req = req.map(|body| TimedBody::new(body, self.body_read_timeout));
         Box::pin(async move {
             let response = app.dispatch(req, Some(remote)).await;
             Ok(response.map(|body| ResponseBody { inner: body, _in_flight: in_flight }))

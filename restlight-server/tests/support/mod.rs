@@ -143,6 +143,20 @@ impl Raw {
         }
     }
 
+    /// Whether the server closes the connection within 200 ms, answering
+    /// nothing.
+    pub fn server_closed_soon(&mut self) -> bool {
+        self.stream.set_read_timeout(Some(Duration::from_millis(200))).unwrap();
+        let mut chunk = [0_u8; 1];
+        let closed = match self.stream.peek(&mut chunk) {
+            Ok(0) => true,
+            Ok(_) => false,
+            Err(err) => !matches!(err.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut),
+        };
+        self.stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        closed
+    }
+
     /// Everything received and not yet consumed.
     pub fn received(&self) -> &[u8] {
         &self.buf

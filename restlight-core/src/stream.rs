@@ -1,0 +1,142 @@
+//! Streaming request bodies: [`BodyStream`], the body as it arrives.
+//!
+//! A route whose handler takes a `BodyStream` entity (or, built in code,
+//! calls [`RouteBuilder::stream_body`](crate::RouteBuilder::stream_body)) is
+//! marked at startup; the dispatcher then does not aggregate its body but
+//! hands it over as it arrives, so an upload of any size passes through in
+//! bounded memory.
+//!
+//! ```
+//! use restlight_core::{post, BodyStream, RequestContext};
+//! let upload = post("/upload").stream_body().handle(|ctx: RequestContext| async move {
+//!     let mut body: BodyStream = ctx.take_body_stream().unwrap_or_default();
+//!     let mut total = 0;
+//!     while let Some(chunk) = body.chunk().await {
+//!         total += chunk?.len();
+//!     }
+//!     Ok::<_, restlight_core::HttpError>(total.to_string())
+//! });
+//! # let _ = upload;
+//! ```
+
+use std::fmt;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use futures_util::Stream;
+use http::header::CONTENT_LENGTH;
+use http_body::Body as _;
+use http_body_util::combinators::UnsyncBoxBody;
+use http_body_util::BodyExt;
+
+use crate::error::{BoxError, HttpError};
+
+/// A request body read as it arrives: a [`Stream`] of byte chunks.
+///
+/// Errors are answers already: 413 when the body passes the route's limit
+/// (set with `max_body_size` / `#[max_body]`; a streamed body has none
+/// unless one is set), 408 when it stops arriving before the server's body
+/// read timeout, 400 when it is malformed. Return them with `?`.
+pub struct BodyStream {
+    inner: Option<UnsyncBoxBody<Bytes, BoxError>>,
+    limit: Option<usize>,
+    seen: u64,
+}
+
+impl BodyStream {
+    /// A stream over `body`, failing with 413 past `limit` bytes.
+    pub(crate) fn new<B>(body: B, limit: Option<usize>) -> Self
+    where
+        B: http_body::Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<BoxError>,
+    {
+        Self { inner: Some(body.map_err(Into::into).boxed_unsync()), limit, seen: 0 }
+    }
+
+    /// The stream for a request, or 413 at once when its `Content-Length`
+    /// passes the limit (before any of the body is read).
+    pub(crate) fn for_request<B>(body: B, headers: &http::HeaderMap, limit: Option<usize>) -> Result<Self, HttpError>
+    where
+        B: http_body::Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<BoxError>,
+    {
+        if let Some(limit) = limit {
+            let declared =
+                headers.get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+            if declared.is_some_and(|n| n > limit as u64) {
+                return Err(too_large(limit));
+            }
+        }
+        if body.is_end_stream() {
+            return Ok(Self::default());
+        }
+        Ok(Self::new(body, limit))
+    }
+
+    /// The next chunk, `None` at the end of the body.
+    pub async fn chunk(&mut self) -> Option<Result<Bytes, HttpError>> {
+        std::future::poll_fn(|cx| Pin::new(&mut *self).poll_next(cx)).await
+    }
+
+    /// How many bytes have arrived so far.
+    #[must_use]
+    pub fn bytes_read(&self) -> u64 {
+        self.seen
+    }
+}
+
+impl Default for BodyStream {
+    /// An empty body.
+    fn default() -> Self {
+        Self { inner: None, limit: None, seen: 0 }
+    }
+}
+
+impl fmt::Debug for BodyStream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BodyStream").field("limit", &self.limit).field("bytes_read", &self.seen).finish_non_exhaustive()
+    }
+}
+
+impl Stream for BodyStream {
+    type Item = Result<Bytes, HttpError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        loop {
+            let Some(inner) = self.inner.as_mut() else { return Poll::Ready(None) };
+            let frame = match std::task::ready!(Pin::new(inner).poll_frame(cx)) {
+                None => {
+                    self.inner = None;
+                    return Poll::Ready(None);
+                }
+                Some(Err(e)) => {
+                    self.inner = None;
+                    return Poll::Ready(Some(Err(body_error(&e))));
+                }
+                Some(Ok(frame)) => frame,
+            };
+            // Trailers are skipped.
+            let Ok(data) = frame.into_data() else { continue };
+            self.seen += data.len() as u64;
+            if let Some(limit) = self.limit.filter(|limit| self.seen > *limit as u64) {
+                self.inner = None;
+                return Poll::Ready(Some(Err(too_large(limit))));
+            }
+            return Poll::Ready(Some(Ok(data)));
+        }
+    }
+}
+
+fn too_large(limit: usize) -> HttpError {
+    HttpError::payload_too_large(format!("the request entity is larger than the limit of {limit} bytes"))
+        .with("limit", limit)
+}
+
+fn body_error(e: &BoxError) -> HttpError {
+    if e.is::<crate::BodyTimeout>() {
+        crate::timeout::request_timeout(&**e)
+    } else {
+        HttpError::bad_request(format!("the request body could not be read: {e}"))
+    }
+}
