@@ -63,8 +63,9 @@
 
 pub use restlight_core::{
     check_routes, codec, media, router, App, AppBuilder, Body, BoxError, BoxFuture, Created, Entity, Error, Executor,
-    FromParam, Handler, HttpError, IntoResponse, Json, NoContent, RequestContext, Response, ResponseBuilder, Result,
-    Route, RouteBuilder, RouteInfo, RuntimeExecutor, StartupError,
+    ExecutorMetrics, FailFast, FromParam, Handler, HttpError, IntoResponse, Json, NoContent, QueueWait, ReceivedAt,
+    RequestContext, Response, ResponseBuilder, Result, Route, RouteBuilder, RouteInfo, RuntimeExecutor, Scheduler,
+    StartupError,
 };
 pub use restlight_core::{delete, get, head, options, patch, post, put, route};
 pub use restlight_macros::{consumes, delete, get, head, options, patch, path, post, produces, put, scheduled};
@@ -93,8 +94,8 @@ pub mod test {
 pub mod prelude {
     pub use crate::{consumes, produces, scheduled};
     pub use crate::{
-        delete, get, head, options, patch, post, put, Created, Entity, HttpError, IntoResponse, Json, NoContent,
-        RequestContext, ResponseBuilder, Restlight, StatusCode,
+        delete, get, head, options, patch, post, put, Created, Entity, FailFast, HttpError, IntoResponse, Json,
+        NoContent, RequestContext, ResponseBuilder, Restlight, Scheduler, StatusCode,
     };
 }
 

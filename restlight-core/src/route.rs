@@ -12,6 +12,7 @@
 
 use std::future::Future;
 use std::panic::Location;
+use std::time::Duration;
 
 use http::Method;
 
@@ -38,6 +39,7 @@ pub struct Route {
     pub(crate) scheduler: SchedulerName,
     pub(crate) scheduler_name: Option<String>,
     pub(crate) blocking: bool,
+    pub(crate) timeout: Option<Duration>,
     pub(crate) name: String,
     pub(crate) file: String,
     pub(crate) line: u32,
@@ -54,6 +56,7 @@ impl Route {
             scheduler: d.scheduler,
             scheduler_name: None,
             blocking: d.blocking,
+            timeout: None,
             name: d.name.to_owned(),
             file: d.file.to_owned(),
             line: d.line,
@@ -97,6 +100,7 @@ pub fn route(method: Method, path: impl Into<String>) -> RouteBuilder {
         consumes: Vec::new(),
         scheduler: SchedulerName::Default,
         scheduler_name: None,
+        timeout: None,
         file: at.file().to_owned(),
         line: at.line(),
     }
@@ -142,6 +146,7 @@ pub struct RouteBuilder {
     consumes: Vec<String>,
     scheduler: SchedulerName,
     scheduler_name: Option<String>,
+    timeout: Option<Duration>,
     file: String,
     line: u32,
 }
@@ -173,6 +178,18 @@ impl RouteBuilder {
         self
     }
 
+    /// Answers `504 Gateway Timeout` when the handler has not answered
+    /// within `limit` of the route being entered (the body is read by
+    /// then; the time spent queued for the executor counts), and cancels
+    /// the handler wherever it runs. A blocking handler's thread cannot be
+    /// taken back: it stays busy until the function returns.
+    ///
+    /// Default is none: a handler may take as long as it likes.
+    pub fn timeout(mut self, limit: Duration) -> Self {
+        self.timeout = Some(limit);
+        self
+    }
+
     fn finish(self, handler: Handler, blocking: bool, name: String) -> Route {
         Route {
             method: self.method,
@@ -182,6 +199,7 @@ impl RouteBuilder {
             scheduler: self.scheduler,
             scheduler_name: self.scheduler_name,
             blocking,
+            timeout: self.timeout,
             name,
             file: self.file,
             line: self.line,
