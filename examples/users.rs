@@ -86,11 +86,12 @@ async fn hello() -> &'static str {
     "Hello Restlight!"
 }
 
+/// The application: the resource (its routes come from the macros) and a builder route.
+pub fn app() -> Restlight {
+    Restlight::new().resource(UserResource::default()).route(get("/ping").handle(|_ctx| async { "pong" }))
+}
+
 fn main() -> restlight::Result<()> {
     let port = std::env::var("PORT").ok().and_then(|p| p.parse().ok()).unwrap_or(8080);
-    Restlight::new()
-        .resource(UserResource::default())
-        .route(get("/ping").handle(|_ctx| async { "pong" }))
-        .port(port)
-        .run()
+    app().port(port).run()
 }

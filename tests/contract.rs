@@ -1,79 +1,15 @@
-//! The DESIGN.md contract, end to end: the same scenario through the mock
-//! client, HTTP/1.1 and h2c.
+//! The DESIGN.md contract (the users example), end to end: the same
+//! scenario through the mock client, HTTP/1.1 and h2c.
 
 mod support;
 
-use std::sync::Mutex;
-
 use restlight::prelude::*;
-use serde::{Deserialize, Serialize};
 use support::Transport;
 
-#[derive(Debug, Serialize, Deserialize, Clone)]
-pub struct User {
-    pub id: u64,
-    pub name: String,
-}
-
-#[derive(Debug, Default)]
-pub struct UserResource {
-    users: Mutex<Vec<User>>,
-}
-
-#[restlight::path("/users")]
-#[produces("application/json")]
-impl UserResource {
-    #[get]
-    async fn list(
-        &self,
-        #[query_param("limit")]
-        #[default_value("20")]
-        limit: usize,
-        #[header_param("X-Tenant")] tenant: Option<String>,
-    ) -> Vec<User> {
-        let _ = tenant;
-        self.users.lock().unwrap().iter().take(limit).cloned().collect()
-    }
-
-    #[get]
-    #[path("/{id: \\d+}")]
-    async fn get(&self, #[path_param("id")] id: u64) -> Result<User, HttpError> {
-        self.users
-            .lock()
-            .unwrap()
-            .iter()
-            .find(|u| u.id == id)
-            .cloned()
-            .ok_or_else(|| HttpError::not_found(format!("no user {id}")))
-    }
-
-    #[post]
-    #[consumes("application/json")]
-    async fn create(&self, user: User) -> Created<User> {
-        self.users.lock().unwrap().push(user.clone());
-        Created(user)
-    }
-
-    #[delete]
-    #[path("/{id}")]
-    #[scheduled(biz)]
-    fn delete(&self, #[path_param] id: u64) -> StatusCode {
-        let mut users = self.users.lock().unwrap();
-        let before = users.len();
-        users.retain(|u| u.id != id);
-        if users.len() < before {
-            StatusCode::NO_CONTENT
-        } else {
-            StatusCode::NOT_FOUND
-        }
-    }
-}
-
-#[restlight::get("/hello")]
-#[produces("text/plain")]
-async fn hello() -> &'static str {
-    "Hello Restlight!"
-}
+/// The users example itself: its resource, its `/hello` and its `app()`.
+#[path = "../examples/users.rs"]
+#[allow(dead_code)]
+mod users;
 
 #[restlight::get("/boom")]
 async fn boom() -> String {
@@ -81,7 +17,7 @@ async fn boom() -> String {
 }
 
 fn app() -> Restlight {
-    Restlight::new().resource(UserResource::default()).route(get("/ping").handle(|_ctx| async { "pong" }))
+    users::app().max_body_size(1024)
 }
 
 const JSON: (&str, &str) = ("content-type", "application/json");
@@ -134,6 +70,14 @@ async fn scenario(t: Transport) {
     let malformed = t.call("POST", "/users", &[JSON], r#"{"id":"x","name":"A"}"#).await;
     assert_eq!(malformed.status, 400);
     assert_eq!(malformed.json()["path"], "id", "{}", malformed.body);
+
+    // 413 past the entity limit, 400 for a NUL or a bad escape in the path.
+    let big = format!(r#"{{"id":9,"name":"{}"}}"#, "x".repeat(2000));
+    let too_large = t.call("POST", "/users", &[JSON], &big).await;
+    assert_eq!(too_large.status, 413);
+    assert_eq!(too_large.json()["limit"], 1024);
+    assert_eq!(t.call("GET", "/users/1%00", &[], "").await.status, 400);
+    assert_eq!(t.call("GET", "/users/%zz", &[], "").await.status, 400);
 
     // 405 with Allow, 415, 406.
     let put = t.call("PUT", "/users", &[], "").await;

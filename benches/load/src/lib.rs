@@ -79,10 +79,7 @@ pub fn port_from_args() -> u16 {
     while i < args.len() {
         match args[i].as_str() {
             "--port" => {
-                port = args
-                    .get(i + 1)
-                    .and_then(|p| p.parse().ok())
-                    .unwrap_or_else(|| usage());
+                port = args.get(i + 1).and_then(|p| p.parse().ok()).unwrap_or_else(|| usage());
                 i += 2;
             }
             a if a.starts_with("--port=") => {

@@ -43,6 +43,7 @@ fn main() -> std::io::Result<()> {
             app.route("/users/{id}/orders/{order}", web::get().to(order))
         })
         .workers(workers)
+        .tcp_nodelay(true)
         .listen_auto_h2c(listener)?
         .run()
         .await

@@ -34,18 +34,13 @@ async fn decoy() -> &'static str {
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
     let port = port_from_args();
-    let mut app = Router::new()
-        .route("/hello", get(hello))
-        .route("/json", get(json))
-        .route("/echo", post(echo));
+    let mut app = Router::new().route("/hello", get(hello)).route("/json", get(json)).route("/echo", post(echo));
     for d in decoys() {
         app = app.route(&d, get(decoy));
     }
     let app = app.route("/users/{id}/orders/{order}", get(order));
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
-        .await?
-        .tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, app).await
 }

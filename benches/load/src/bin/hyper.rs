@@ -11,7 +11,9 @@ use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
-use restlight_load::{numbered, order_text, port_from_args, Message, DECOY, DECOY_NEAR, DECOY_SHORT, DECOY_TOP, HELLO, TEXT_PLAIN};
+use restlight_load::{
+    numbered, order_text, port_from_args, Message, DECOY, DECOY_NEAR, DECOY_SHORT, DECOY_TOP, HELLO, TEXT_PLAIN,
+};
 
 type Resp = Response<Full<Bytes>>;
 

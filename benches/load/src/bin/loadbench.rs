@@ -213,10 +213,7 @@ fn cpu_ticks(pid: u32) -> u64 {
 /// A `Vm*` line of /proc/PID/status, in KiB.
 fn vm_kib(pid: u32, key: &str) -> Option<u64> {
     let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    s.lines()
-        .find(|l| l.starts_with(key))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
+    s.lines().find(|l| l.starts_with(key)).and_then(|l| l.split_whitespace().nth(1)).and_then(|v| v.parse().ok())
 }
 
 fn pin_self(cpu: usize) {
@@ -720,7 +717,10 @@ fn main() {
     for t in &live {
         let p = &procs[t.proc_idx];
         let secs = cfg.warmup.max(1);
-        let _ = run_bounded(bench.wrk_cmd(p.port, &ENDPOINTS[2], t.prefix, cfg.conns, secs), Duration::from_secs(secs + 20));
+        let _ = run_bounded(
+            bench.wrk_cmd(p.port, &ENDPOINTS[2], t.prefix, cfg.conns, secs),
+            Duration::from_secs(secs + 20),
+        );
     }
 
     let mut h1: BTreeMap<(usize, String), Vec<Sample>> = BTreeMap::new();
@@ -775,6 +775,21 @@ fn main() {
         loadavg(),
         if niced { cfg.nice.to_string() } else { "not applied".into() }
     );
+    let cores = std::fs::read_to_string("/proc/cpuinfo")
+        .map(|c| c.lines().filter(|l| l.starts_with("processor")).count())
+        .unwrap_or(1)
+        .max(1);
+    let busiest = [load_before.as_str(), loadavg().as_str()]
+        .iter()
+        .filter_map(|l| l.split_whitespace().next().and_then(|v| v.parse::<f64>().ok()))
+        .fold(0.0, f64::max);
+    if busiest > cores as f64 / 2.0 {
+        let _ = writeln!(
+            md,
+            "\n> Other work competed for the {cores} cores (1-minute load average up to {busiest:.1}): \
+             requests/s and p99 are unreliable in this run; CPU/request less so. See \"server busy\"."
+        );
+    }
     let _ = writeln!(
         md,
         "\n#### HTTP/1.1 (wrk, 1 thread, {} connections, {} s x {} interleaved rounds, median)\n",
@@ -794,7 +809,8 @@ fn main() {
         )
     };
     let busy = |v: &[Sample]| median(v.iter().map(|s| s.busy).collect());
-    let mut tsv = String::from("proto\tendpoint\tserver\tround\trps\trequests\tp99_us\tcpu_us_per_req\tserver_busy\terrors\n");
+    let mut tsv =
+        String::from("proto\tendpoint\tserver\tround\trps\trequests\tp99_us\tcpu_us_per_req\tserver_busy\terrors\n");
     for (ei, ep) in ENDPOINTS.iter().enumerate() {
         let base = h1.get(&(ei, "hyper".to_string())).map(|v| agg(v));
         for t in &live {
@@ -837,7 +853,8 @@ fn main() {
             "\n#### h2c by prior knowledge (h2load, 1 thread, {} connections x {} streams, {} s x {} rounds, median)\n",
             cfg.h2_conns, cfg.h2_streams, cfg.h2_duration, cfg.h2_rounds
         );
-        let _ = writeln!(md, "| endpoint | server | req/s | vs hyper | server CPU/req | vs hyper | server busy | errors |");
+        let _ =
+            writeln!(md, "| endpoint | server | req/s | vs hyper | server CPU/req | vs hyper | server busy | errors |");
         let _ = writeln!(md, "|---|---|---:|---:|---:|---:|---:|---:|");
         for &ei in H2_ENDPOINTS {
             let base = h2.get(&(ei, "hyper".to_string())).map(|v| agg(v));
