@@ -59,12 +59,41 @@
 //! | (none) | one parameter | the entity, decoded by Content-Type |
 //!
 //! Framework errors are RFC 9457 problem details; see [`HttpError`].
+//!
+//! ## Where handlers run
+//!
+//! | handler | runs on |
+//! |---|---|
+//! | `async fn`, no `#[scheduled]` | the default scheduler: IO unless [`Restlight::default_scheduler`] says otherwise |
+//! | plain `fn`, no `#[scheduled]` | the business executor `"biz"`, never an IO thread |
+//! | `#[scheduled(io)]` | inline on the IO thread of the connection (plain `fn`s still go to `"biz"`) |
+//! | `#[scheduled(biz)]` | the business executor: bounded threads, queue of 512, 429 when full |
+//! | `#[scheduled("reports")]` | the executor registered with `.scheduler("reports", Scheduler::threads(4).queue(100))` |
+//!
+//! A bounded executor answers 429 at once when its queue is full and 503 to
+//! a request that waited past its [`FailFast`] time; a route built with
+//! `.timeout(..)` answers 504 when its handler is late and cancels it.
+//!
+//! ```
+//! use std::time::Duration;
+//! use restlight::prelude::*;
+//!
+//! let client = Restlight::new()
+//!     .scheduler("reports", Scheduler::threads(2).queue(100).fail_fast(FailFast::queued(Duration::from_secs(1))))
+//!     .route(get("/report").scheduled("reports").timeout(Duration::from_secs(5)).handle(|_| async { "done" }))
+//!     .mock()
+//!     .unwrap();
+//! assert_eq!(client.get("/report").send_blocking().text(), "done");
+//! let reports = client.app().executors().into_iter().find(|e| e.name == "reports").unwrap();
+//! assert_eq!(reports.completed, 1);
+//! ```
 #![warn(missing_docs)]
 
 pub use restlight_core::{
     check_routes, codec, media, router, App, AppBuilder, Body, BoxError, BoxFuture, Created, Entity, Error, Executor,
-    FromParam, Handler, HttpError, IntoResponse, Json, NoContent, RequestContext, Response, ResponseBuilder, Result,
-    Route, RouteBuilder, RouteInfo, RuntimeExecutor, StartupError,
+    ExecutorMetrics, FailFast, FromParam, Handler, HttpError, IntoResponse, Json, NoContent, QueueWait, ReceivedAt,
+    RequestContext, Response, ResponseBuilder, Result, Route, RouteBuilder, RouteInfo, RuntimeExecutor, Scheduler,
+    StartupError,
 };
 pub use restlight_core::{delete, get, head, options, patch, post, put, route};
 pub use restlight_core::{BodyStream, BodyTimeout, Event, Sse};
@@ -98,8 +127,8 @@ pub mod test {
 pub mod prelude {
     pub use crate::{consumes, max_body, produces, scheduled};
     pub use crate::{
-        delete, get, head, options, patch, post, put, BodyStream, Created, Entity, Event, HttpError, IntoResponse,
-        Json, NoContent, RequestContext, ResponseBuilder, Restlight, Sse, StatusCode,
+        delete, get, head, options, patch, post, put, BodyStream, Created, Entity, Event, FailFast, HttpError,
+        IntoResponse, Json, NoContent, RequestContext, ResponseBuilder, Restlight, Scheduler, Sse, StatusCode,
     };
 }
 

@@ -1,13 +1,14 @@
 //! The application: routes, resources and beans compiled once into a router,
 //! and the dispatch of one request through it.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::descriptor::{descriptors, SchedulerName};
 use crate::error::{HttpError, StartupError};
-use crate::executor::{fallback_biz, Executor, NamedExecutor};
+use crate::executor::{Exec, Executor, ExecutorMetrics, ExecutorSpec, NamedExecutor, Scheduler};
 use crate::handler::{Bindings, Handler, Registry};
 use crate::media::MediaType;
 use crate::route::{Route, Source};
@@ -36,6 +37,7 @@ pub struct AppBuilder {
     beans: Registry,
     routes: Vec<Route>,
     executors: Vec<NamedExecutor>,
+    default_scheduler: String,
     max_body: usize,
     annotated: bool,
 }
@@ -53,6 +55,7 @@ impl fmt::Debug for AppBuilder {
             .field("beans", &self.beans)
             .field("routes", &self.routes.len())
             .field("executors", &self.executors)
+            .field("default_scheduler", &self.default_scheduler)
             .field("max_body", &self.max_body)
             .finish()
     }
@@ -66,6 +69,7 @@ impl AppBuilder {
             beans: Registry::default(),
             routes: Vec::new(),
             executors: Vec::new(),
+            default_scheduler: IO.to_owned(),
             max_body: DEFAULT_MAX_BODY,
             annotated: true,
         }
@@ -91,12 +95,41 @@ impl AppBuilder {
         self
     }
 
-    /// Registers an executor under `name`; `"biz"` replaces the business
-    /// executor. Default: the business executor is a runtime of its own with
-    /// one thread per core, started on first use; no named executors.
-    pub fn executor(mut self, name: &str, executor: impl Executor) -> Self {
+    /// Registers a bounded executor under `name`, for routes scheduled with
+    /// `#[scheduled("name")]` or `.scheduled("name")`; `"biz"` configures
+    /// the business executor. The name `"io"` is reserved (startup error).
+    /// A later registration under the same name replaces an earlier one.
+    ///
+    /// Default: only `"biz"`, [`Scheduler::default()`]: `max(4, 2 x cores)`
+    /// threads of its own, a queue of 512, no fail-fast.
+    pub fn scheduler(self, name: &str, scheduler: Scheduler) -> Self {
+        self.register(name, ExecutorSpec::Scheduler(scheduler))
+    }
+
+    /// Registers a user's [`Executor`] under `name`; `"biz"` replaces the
+    /// business executor. It gets no queue bound, fail-fast or metrics from
+    /// Restlight: prefer [`scheduler`](Self::scheduler).
+    pub fn executor(self, name: &str, executor: impl Executor) -> Self {
+        self.register(name, ExecutorSpec::Custom(Arc::new(executor)))
+    }
+
+    fn register(mut self, name: &str, spec: ExecutorSpec) -> Self {
         self.executors.retain(|e| e.name != name);
-        self.executors.push(NamedExecutor { name: name.to_owned(), executor: Arc::new(executor) });
+        self.executors.push(NamedExecutor { name: name.to_owned(), spec });
+        self
+    }
+
+    /// Where `async` handlers without `#[scheduled(..)]` run: `"io"`
+    /// (inline on the IO thread that serves the connection), `"biz"` or a
+    /// registered name. Plain `fn` handlers never run on IO: with `"io"`
+    /// here they go to `"biz"`.
+    ///
+    /// Default is `"io"`: inline, a hello-world route served 7-19 % more
+    /// requests per second and spent about half the CPU per request than on
+    /// `"biz"` (BENCHMARKS.md, "Execution model"); schedule CPU-heavy work
+    /// on `"biz"` explicitly, or write it as a plain `fn`.
+    pub fn default_scheduler(mut self, name: &str) -> Self {
+        name.clone_into(&mut self.default_scheduler);
         self
     }
 
@@ -134,7 +167,7 @@ impl AppBuilder {
         let mut missing_resources = BTreeSet::new();
         let mut compiled = Vec::with_capacity(routes.len());
         let mut entries = Vec::with_capacity(routes.len());
-        let biz = self.find_executor("biz").unwrap_or_else(fallback_biz);
+        let executors = self.build_executors(&mut errors);
 
         for route in &routes {
             let location = route.location();
@@ -163,11 +196,18 @@ impl AppBuilder {
                     }
                 }
             };
-            let exec = match self.executor_of(route, &biz) {
-                Ok(exec) => exec,
-                Err(e) => {
-                    errors.push(e);
-                    None
+            let scheduler = self.scheduler_of(route);
+            let exec = match executors.get(scheduler) {
+                Some(exec) => exec.clone(),
+                None if scheduler == IO => Exec::Inline,
+                // A missing default scheduler is reported once, above.
+                None if scheduler == self.default_scheduler => Exec::Inline,
+                None => {
+                    errors.push(StartupError::MissingScheduler {
+                        name: scheduler.to_owned(),
+                        route: format!("{} ({location})", route.name),
+                    });
+                    Exec::Inline
                 }
             };
             let max_body = route.max_body.unwrap_or(self.max_body);
@@ -177,12 +217,13 @@ impl AppBuilder {
                 max_body,
                 stream_limit: if stream_body { route.max_body } else { None },
                 stream_body,
+                timeout: route.timeout,
                 info: RouteInfo {
                     method: route.method.to_string(),
                     path: route.path.clone(),
                     produces: route.produces.clone(),
                     consumes: route.consumes.clone(),
-                    scheduler: scheduler_label(route),
+                    scheduler: scheduler.to_owned(),
                     max_body,
                     name: route.name.clone(),
                     location,
@@ -198,7 +239,9 @@ impl AppBuilder {
                 if !errors.is_empty() {
                     return Err(collapse(errors));
                 }
-                Ok(App { inner: Arc::new(Inner { router, routes: compiled }) })
+                let mut executors: Vec<(String, Exec)> = executors.into_iter().collect();
+                executors.sort_by(|a, b| a.0.cmp(&b.0));
+                Ok(App { inner: Arc::new(Inner { router, routes: compiled, executors }) })
             }
             Err(e) => {
                 errors.insert(0, StartupError::Routes(e));
@@ -231,40 +274,60 @@ impl AppBuilder {
         }
     }
 
-    fn find_executor(&self, name: &str) -> Option<Arc<dyn Executor>> {
-        self.executors.iter().find(|e| e.name == name).map(|e| Arc::clone(&e.executor))
-    }
-
-    fn executor_of(&self, route: &Route, biz: &Arc<dyn Executor>) -> Result<Option<Arc<dyn Executor>>, StartupError> {
-        let named = match (&route.scheduler_name, route.scheduler) {
-            (Some(name), _) => Some(name.as_str()),
-            (None, SchedulerName::Named(name)) => Some(name),
-            _ => None,
-        };
-        if let Some(name) = named {
-            return self.find_executor(name).map(Some).ok_or_else(|| StartupError::MissingScheduler {
-                name: name.to_owned(),
-                route: format!("{} ({})", route.name, route.location()),
+    /// Builds every registered executor, and the default business one
+    /// unless `"biz"` was registered.
+    fn build_executors(&self, errors: &mut Vec<StartupError>) -> HashMap<String, Exec> {
+        let mut specs = self.executors.clone();
+        if !specs.iter().any(|e| e.name == BIZ) {
+            specs.push(NamedExecutor { name: BIZ.to_owned(), spec: ExecutorSpec::Scheduler(Scheduler::default()) });
+        }
+        let mut built = HashMap::new();
+        for spec in specs {
+            if spec.name == IO {
+                errors.push(StartupError::BadScheduler {
+                    name: spec.name,
+                    reason: "`io` is reserved for running inline on the IO threads".to_owned(),
+                });
+                continue;
+            }
+            match spec.build() {
+                Ok(exec) => {
+                    built.insert(spec.name, exec);
+                }
+                Err(e) => errors.push(StartupError::BadScheduler { name: spec.name, reason: e.to_string() }),
+            }
+        }
+        if self.default_scheduler != IO && !built.contains_key(&self.default_scheduler) {
+            errors.push(StartupError::MissingScheduler {
+                name: self.default_scheduler.clone(),
+                route: "the default scheduler".to_owned(),
             });
         }
-        Ok(match route.scheduler {
-            SchedulerName::Io if !route.blocking => None,
-            SchedulerName::Default if !route.blocking => None,
-            _ => Some(Arc::clone(biz)),
-        })
+        built
+    }
+
+    /// The executor a route runs on: its own `#[scheduled]`, else the
+    /// default; a plain `fn` is moved from IO to `"biz"`.
+    fn scheduler_of<'a>(&'a self, route: &'a Route) -> &'a str {
+        let name = match (&route.scheduler_name, route.scheduler) {
+            (Some(name), _) => name.as_str(),
+            (None, SchedulerName::Named(name)) => name,
+            (None, SchedulerName::Io) => IO,
+            (None, SchedulerName::Biz) => BIZ,
+            (None, SchedulerName::Default) => self.default_scheduler.as_str(),
+        };
+        if name == IO && route.blocking {
+            BIZ
+        } else {
+            name
+        }
     }
 }
 
-fn scheduler_label(route: &Route) -> String {
-    if let Some(name) = &route.scheduler_name {
-        return name.clone();
-    }
-    match route.scheduler {
-        SchedulerName::Default | SchedulerName::Io if !route.blocking => "io".to_owned(),
-        SchedulerName::Default | SchedulerName::Io | SchedulerName::Biz => "biz".to_owned(),
-        SchedulerName::Named(n) => n.to_owned(),
-    }
-}
+/// The name of the IO "executor": inline on the connection's thread.
+const IO: &str = "io";
+/// The name of the business executor.
+const BIZ: &str = "biz";
 
 fn entry_of(route: &Route, location: &str) -> (RouteEntry, Vec<StartupError>) {
     let mut errors = Vec::new();
@@ -332,19 +395,22 @@ pub struct RouteInfo {
 
 pub(crate) struct CompiledRoute {
     pub(crate) handler: Handler,
-    pub(crate) exec: Option<Arc<dyn Executor>>,
     /// The route's body limit, resolved at startup.
     pub(crate) max_body: usize,
     /// Whether the body is handed over as a stream rather than read in full.
     pub(crate) stream_body: bool,
     /// The limit of a streamed body: the route's own, else none.
     pub(crate) stream_limit: Option<usize>,
+    pub(crate) exec: Exec,
+    pub(crate) timeout: Option<Duration>,
     pub(crate) info: RouteInfo,
 }
 
 pub(crate) struct Inner {
     pub(crate) router: Router,
     pub(crate) routes: Vec<CompiledRoute>,
+    /// Every executor but IO, by name.
+    pub(crate) executors: Vec<(String, Exec)>,
 }
 
 /// A compiled application: serve it with `restlight-server`, drive it
@@ -365,5 +431,31 @@ impl App {
     /// The compiled routes in their deterministic order.
     pub fn routes(&self) -> impl ExactSizeIterator<Item = &RouteInfo> {
         self.inner.routes.iter().map(|r| &r.info)
+    }
+
+    /// Metrics of the bounded executors (the business one and those
+    /// registered with [`AppBuilder::scheduler`]), by name. Reading them
+    /// costs a few atomic loads per executor.
+    #[must_use]
+    pub fn executors(&self) -> Vec<ExecutorMetrics> {
+        self.inner
+            .executors
+            .iter()
+            .filter_map(|(_, exec)| match exec {
+                Exec::Bounded(b) => Some(b.metrics()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Answers 503 to every request still queued on a bounded executor,
+    /// and to every one queued from now on; running handlers finish. The
+    /// server calls this when a graceful shutdown's drain time is up.
+    pub fn reject_queued(&self) {
+        for (_, exec) in &self.inner.executors {
+            if let Exec::Bounded(b) = exec {
+                b.close();
+            }
+        }
     }
 }

@@ -1,10 +1,9 @@
 //! One request through the application: route, read, run, respond.
 
 use std::net::SocketAddr;
-use std::panic::AssertUnwindSafe;
+use std::time::Instant;
 
 use bytes::Bytes;
-use futures_util::FutureExt;
 use http::header::{HeaderValue, ACCEPT, ALLOW, CONTENT_LENGTH, CONTENT_TYPE, HOST};
 use http::{Request, StatusCode, Version};
 use http_body_util::{BodyExt, Limited};
@@ -13,7 +12,7 @@ use crate::app::{App, CompiledRoute};
 use crate::body::Body;
 use crate::codec;
 use crate::error::{BoxError, HttpError};
-use crate::executor::panicked;
+use crate::executor::ReceivedAt;
 use crate::media::{negotiate, MediaType};
 use crate::request::RequestContext;
 use crate::response::{DefaultContentType, IntoResponse, Response, TEXT_PLAIN_UTF8};
@@ -31,6 +30,7 @@ impl App {
         B::Error: Into<BoxError>,
     {
         let (parts, body) = req.into_parts();
+        let received = parts.extensions.get::<ReceivedAt>().map_or_else(Instant::now, |r| r.0);
         let accept = parts.headers.get(ACCEPT).cloned();
         let accept_str = accept.as_ref().and_then(|v| v.to_str().ok());
         if parts.version == Version::HTTP_11 && !parts.headers.contains_key(HOST) && parts.uri.authority().is_none() {
@@ -65,17 +65,14 @@ impl App {
             };
             RequestContext::new(parts, body, found.params, found.matrix, remote, produce.clone())
         };
-        let res = run(route, ctx).await;
+        let res = run(route, ctx, received).await;
         finish(res, produce.as_ref(), accept.as_ref().and_then(|v| v.to_str().ok()), head)
     }
 }
 
-async fn run(route: &CompiledRoute, ctx: RequestContext) -> Response {
+async fn run(route: &CompiledRoute, ctx: RequestContext, received: Instant) -> Response {
     let task = route.handler.call(ctx);
-    let res = match &route.exec {
-        None => AssertUnwindSafe(task).catch_unwind().await.unwrap_or_else(|_| panicked()),
-        Some(exec) => exec.execute(task).await,
-    };
+    let res = route.exec.run(task, received, route.timeout).await;
     if res.status() == StatusCode::INTERNAL_SERVER_ERROR {
         if let Some(e) = res.extensions().get::<HttpError>() {
             tracing::error!(route = %route.info.name, location = %route.info.location, "{}", e.detail());

@@ -162,6 +162,14 @@ pub enum StartupError {
         /// The route that names it.
         route: String,
     },
+    /// An executor could not be registered or built: a reserved name, or
+    /// its runtime could not start.
+    BadScheduler {
+        /// The executor name.
+        name: String,
+        /// What went wrong.
+        reason: String,
+    },
     /// A route's `produces` or `consumes` is not a media type.
     BadMediaType {
         /// The value as written.
@@ -189,6 +197,7 @@ impl fmt::Display for StartupError {
                 f,
                 "route {route} is scheduled on `{name}`, which is not registered: add `.scheduler(\"{name}\", ..)`"
             ),
+            Self::BadScheduler { name, reason } => write!(f, "executor `{name}`: {reason}"),
             Self::BadMediaType { value, route } => write!(f, "route {route}: `{value}` is not a media type"),
             Self::Many(all) => {
                 writeln!(f, "{} startup problems:", all.len())?;

@@ -32,7 +32,9 @@ pub use app::{App, AppBuilder, RouteInfo, DEFAULT_MAX_BODY};
 pub use body::Body;
 pub use descriptor::{descriptors, ParamMeta, ParamSource, RouteDescriptor, SchedulerName};
 pub use error::{BoxError, Error, HttpError, Result, StartupError};
-pub use executor::{Executor, RuntimeExecutor};
+pub use executor::{
+    Executor, ExecutorMetrics, FailFast, QueueWait, ReceivedAt, RuntimeExecutor, Scheduler, DEFAULT_QUEUE,
+};
 pub use handler::{Bindings, BoxFuture, Handler};
 pub use param::FromParam;
 pub use request::RequestContext;

@@ -12,6 +12,7 @@
 
 use std::future::Future;
 use std::panic::Location;
+use std::time::Duration;
 
 use http::Method;
 
@@ -42,6 +43,7 @@ pub struct Route {
     pub(crate) max_body: Option<usize>,
     /// Whether the handler reads the body as a stream.
     pub(crate) stream_body: bool,
+    pub(crate) timeout: Option<Duration>,
     pub(crate) name: String,
     pub(crate) file: String,
     pub(crate) line: u32,
@@ -60,6 +62,7 @@ impl Route {
             blocking: d.blocking,
             max_body: d.max_body,
             stream_body: false,
+            timeout: None,
             name: d.name.to_owned(),
             file: d.file.to_owned(),
             line: d.line,
@@ -105,6 +108,7 @@ pub fn route(method: Method, path: impl Into<String>) -> RouteBuilder {
         scheduler_name: None,
         max_body: None,
         stream_body: false,
+        timeout: None,
         file: at.file().to_owned(),
         line: at.line(),
     }
@@ -152,6 +156,7 @@ pub struct RouteBuilder {
     scheduler_name: Option<String>,
     max_body: Option<usize>,
     stream_body: bool,
+    timeout: Option<Duration>,
     file: String,
     line: u32,
 }
@@ -206,6 +211,18 @@ impl RouteBuilder {
         self
     }
 
+    /// Answers `504 Gateway Timeout` when the handler has not answered
+    /// within `limit` of the route being entered (the body is read by
+    /// then; the time spent queued for the executor counts), and cancels
+    /// the handler wherever it runs. A blocking handler's thread cannot be
+    /// taken back: it stays busy until the function returns.
+    ///
+    /// Default is none: a handler may take as long as it likes.
+    pub fn timeout(mut self, limit: Duration) -> Self {
+        self.timeout = Some(limit);
+        self
+    }
+
     fn finish(self, handler: Handler, blocking: bool, name: String) -> Route {
         Route {
             method: self.method,
@@ -217,6 +234,7 @@ impl RouteBuilder {
             blocking,
             max_body: self.max_body,
             stream_body: self.stream_body,
+            timeout: self.timeout,
             name,
             file: self.file,
             line: self.line,

@@ -4,7 +4,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 use restlight_core::test::MockClient;
-use restlight_core::{App, AppBuilder, Executor, Result, Route};
+use restlight_core::{App, AppBuilder, Executor, Result, Route, Scheduler};
 
 use crate::handle::ServerHandle;
 use crate::launch::{launch, Signals};
@@ -15,9 +15,9 @@ pub(crate) const BIZ: &str = "biz";
 
 /// Builds a Restlight application and serves it over HTTP/1.1 and h2c.
 ///
-/// Application settings (`resource`, `bean`, `route`, `executor`,
-/// `max_body_size`) go to the core's [`AppBuilder`]; the rest configure the
-/// server. Every setter takes and returns the builder by value.
+/// Application settings (`resource`, `bean`, `route`, `scheduler`,
+/// `executor`, `default_scheduler`, `max_body_size`) go to the core's
+/// [`AppBuilder`]; the rest configure the server. Every setter takes and returns the builder by value.
 ///
 /// ```no_run
 /// use std::time::Duration;
@@ -67,11 +67,43 @@ impl Restlight {
         self
     }
 
-    /// Registers a named executor for routes scheduled on it.
+    /// Registers a bounded executor under `name` for routes scheduled on
+    /// it (`#[scheduled("reports")]`, `.scheduled("reports")`): threads of
+    /// its own or an existing runtime, a queue bound (429 past it), an
+    /// optional fail-fast time (503 past it). Naming one `"biz"` configures
+    /// the business executor; `biz_threads` is then ignored. See
+    /// [`AppBuilder::scheduler`].
     ///
-    /// Naming one `"biz"` replaces the business runtime that [`run`](Self::run)
-    /// and [`start`](Self::start) would otherwise build; `biz_threads` is then
-    /// ignored.
+    /// ```no_run
+    /// use restlight_core::Scheduler;
+    /// use restlight_server::Restlight;
+    /// Restlight::new().scheduler("reports", Scheduler::threads(4).queue(100));
+    /// ```
+    ///
+    /// Default: only `"biz"`, with [`biz_threads`](Self::biz_threads)
+    /// threads and a queue of 512.
+    pub fn scheduler(mut self, name: &str, scheduler: Scheduler) -> Self {
+        self.user_biz |= name == BIZ;
+        self.app = self.app.scheduler(name, scheduler);
+        self
+    }
+
+    /// Where `async` handlers without `#[scheduled(..)]` run: `"io"`,
+    /// `"biz"` or a registered name. Plain `fn` handlers never run on IO.
+    /// See [`AppBuilder::default_scheduler`].
+    ///
+    /// Default is `"io"`.
+    pub fn default_scheduler(mut self, name: &str) -> Self {
+        self.app = self.app.default_scheduler(name);
+        self
+    }
+
+    /// Registers a user's [`Executor`] for routes scheduled on it, with no
+    /// queue bound, fail-fast or metrics from Restlight (prefer
+    /// [`scheduler`](Self::scheduler)).
+    ///
+    /// Naming one `"biz"` replaces the business executor; `biz_threads` is
+    /// then ignored.
     pub fn executor(mut self, name: &str, executor: impl Executor) -> Self {
         self.user_biz |= name == BIZ;
         self.app = self.app.executor(name, executor);
@@ -123,9 +155,11 @@ impl Restlight {
         self
     }
 
-    /// Worker threads of the business runtime (named `restlight-biz-N`),
-    /// which runs routes scheduled on `biz`. Ignored when an executor named
-    /// `"biz"` is registered. Zero is treated as one.
+    /// Worker threads of the business executor (named `restlight-biz-N`),
+    /// which runs plain `fn` handlers and routes scheduled on `biz`; at most
+    /// this many handlers run there at once and 512 more may queue. Ignored
+    /// when an executor or scheduler named `"biz"` is registered. Zero is
+    /// treated as one.
     ///
     /// Default is twice the number of cores, and at least 4.
     pub fn biz_threads(mut self, threads: usize) -> Self {
@@ -189,8 +223,9 @@ impl Restlight {
 
     /// Compiles the application without serving it.
     ///
-    /// No business runtime is built here: unless an executor named `"biz"`
-    /// was registered, the [`App`] creates its own when first needed.
+    /// The business executor is the [`App`]'s default one (see
+    /// [`Scheduler::default`]) unless one named `"biz"` was registered;
+    /// `biz_threads` applies to `run` and `start` only.
     ///
     /// # Errors
     /// [`restlight_core::Error::Startup`] when the routes do not compile

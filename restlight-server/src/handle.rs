@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use restlight_core::{App, ExecutorMetrics};
 use tokio::sync::{oneshot, watch};
 
 use crate::protect::{Counters, ServerStats};
@@ -21,6 +22,7 @@ const DROP_GRACE: Duration = Duration::from_secs(3);
 #[derive(Debug)]
 pub struct ServerHandle {
     addr: SocketAddr,
+    app: App,
     stop: watch::Sender<bool>,
     thread: Option<JoinHandle<()>>,
     done: Option<oneshot::Receiver<()>>,
@@ -31,13 +33,14 @@ pub struct ServerHandle {
 impl ServerHandle {
     pub(crate) fn new(
         addr: SocketAddr,
+        app: App,
         stop: watch::Sender<bool>,
         thread: JoinHandle<()>,
         done: oneshot::Receiver<()>,
         shutdown_timeout: Duration,
         counters: Arc<Counters>,
     ) -> Self {
-        Self { addr, stop, thread: Some(thread), done: Some(done), shutdown_timeout, counters }
+        Self { addr, app, stop, thread: Some(thread), done: Some(done), shutdown_timeout, counters }
     }
 
     /// The connection counters now: open connections, accepted ones, and
@@ -53,6 +56,14 @@ impl ServerHandle {
     #[must_use]
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// Metrics of the business executor and the named ones: threads,
+    /// running and queued requests, completions, 429 rejections, fail-fast
+    /// 503s, queue-wait percentiles. See [`App::executors`].
+    #[must_use]
+    pub fn executors(&self) -> Vec<ExecutorMetrics> {
+        self.app.executors()
     }
 
     /// Shuts the server down gracefully and blocks until it is done: it

@@ -1,11 +1,14 @@
 //! The server thread: owns the runtimes from start to teardown, so they are
 //! never built into, nor dropped inside, someone else's async context.
 
+use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
 use std::sync::{mpsc, Arc};
+use std::time::Duration;
 
-use restlight_core::{Error, Result, RuntimeExecutor};
+use restlight_core::App;
+use restlight_core::{Error, Result, Scheduler};
 use tokio::net::TcpListener;
 use tokio::sync::{oneshot, watch};
 
@@ -37,7 +40,7 @@ pub(crate) fn launch(restlight: Restlight, signals: Signals) -> Result<ServerHan
         let _ = done_tx.send(());
     })?;
     match ready_rx.recv() {
-        Ok(Ok(addr)) => Ok(ServerHandle::new(addr, stop_tx, thread, done_rx, shutdown_timeout, counters)),
+        Ok(Ok((addr, app))) => Ok(ServerHandle::new(addr, app, stop_tx, thread, done_rx, shutdown_timeout, counters)),
         Ok(Err(err)) => {
             let _ = thread.join();
             Err(err)
@@ -54,21 +57,18 @@ fn server_thread(
     restlight: Restlight,
     signals: Signals,
     stop: watch::Receiver<bool>,
-    ready: &mpsc::SyncSender<Result<SocketAddr>>,
+    ready: &mpsc::SyncSender<Result<(SocketAddr, App)>>,
     counters: Arc<Counters>,
 ) {
     let Restlight { app, options, user_biz } = restlight;
-    let runtimes = match Runtimes::build(&options, !user_biz) {
+    let runtimes = match Runtimes::build(&options) {
         Ok(runtimes) => runtimes,
         Err(err) => {
             let _ = ready.send(Err(err.into()));
             return;
         }
     };
-    let app = match runtimes.biz_handle() {
-        Some(handle) => app.executor(BIZ, RuntimeExecutor::new(handle)),
-        None => app,
-    };
+    let app = if user_biz { app } else { app.scheduler(BIZ, Scheduler::threads(options.biz_threads())) };
     let app = match app.build() {
         Ok(app) => app,
         Err(err) => {
@@ -102,14 +102,31 @@ fn server_thread(
     };
     let scheme = if ctx.is_tls() { "https" } else { "http" };
     tracing::info!(%addr, "restlight listening on {scheme}://{addr}");
-    let _ = ready.send(Ok(addr));
-    let stop = stop_signal(stop, signals);
-    runtimes.io.block_on(serve(listener, ctx, stop, force_signal(signals), options.shutdown_timeout));
+    let _ = ready.send(Ok((addr, app.clone())));
+    let stop = reject_queued_after(stop_signal(stop, signals), app.clone(), options.shutdown_timeout);
+    let timeout = options.shutdown_timeout + QUEUE_FLUSH_GRACE;
+    runtimes.io.block_on(serve(listener, ctx, stop, force_signal(signals), timeout));
     runtimes.shutdown();
-    // The last reference to the application (and to any executor it owns)
-    // goes away here, on a plain thread.
+    // The application's executors are idle now: every request future was
+    // dropped with the IO runtime. The handle may still hold the app (for
+    // its metrics); their runtimes go with the last reference.
     drop(app);
     tracing::info!(%addr, "restlight stopped");
+}
+
+/// How long the connections get, after the shutdown timeout, to write the
+/// 503 answers of the requests still queued for an executor.
+const QUEUE_FLUSH_GRACE: Duration = Duration::from_millis(100);
+
+/// Completes with `stop`, and then answers 503 to the requests still
+/// queued for an executor once the shutdown timeout has passed.
+async fn reject_queued_after(stop: impl Future<Output = ()>, app: App, timeout: Duration) {
+    stop.await;
+    tokio::spawn(async move {
+        tokio::time::sleep(timeout).await;
+        tracing::info!("shutdown timeout reached: answering 503 to queued requests");
+        app.reject_queued();
+    });
 }
 
 /// Completes when the handle asks to stop, or on a signal when `signals` says so.

@@ -27,14 +27,25 @@
 //!
 //! # Threads
 //!
-//! `run` and `start` build two multi-threaded Tokio runtimes on a dedicated
-//! thread (`restlight-server`), which also tears them down:
+//! `run` and `start` build the IO runtime on a dedicated thread
+//! (`restlight-server`), which also tears it down; the application owns its
+//! executors:
 //!
 //! - the IO runtime (`restlight-io-N`, one thread per core by default)
-//!   accepts connections, speaks HTTP and runs routes scheduled on IO;
-//! - the business runtime (`restlight-biz-N`, `max(4, 2 x cores)` threads by
-//!   default) is registered as the executor named `"biz"`, unless you
-//!   register your own under that name.
+//!   accepts connections, speaks HTTP and runs routes scheduled on IO (by
+//!   default, every `async fn` handler: see [`Restlight::default_scheduler`]);
+//! - the business executor `"biz"` (`restlight-biz-N`, `max(4, 2 x cores)`
+//!   threads by default, [`Restlight::biz_threads`]) runs plain `fn`
+//!   handlers and routes scheduled on `biz`, at most one per thread at a
+//!   time, with 512 more queued; past that a request is answered 429 at
+//!   once;
+//! - named executors registered with [`Restlight::scheduler`] (threads of
+//!   their own or an existing runtime, a queue bound, a fail-fast time)
+//!   run the routes scheduled on them.
+//!
+//! Work handed to an executor stays tied to its request: a closed
+//! connection, a reset stream or a route timeout removes it from the queue
+//! or aborts it. [`ServerHandle::executors`] reads each executor's metrics.
 //!
 //! # Connections
 //!
@@ -75,8 +86,9 @@
 //!
 //! A graceful shutdown closes the listener (new connections are refused),
 //! closes idle HTTP/1 connections, sends GOAWAY on HTTP/2 ones, lets
-//! in-flight requests finish for up to the shutdown timeout, aborts what is
-//! left, and tears the runtimes down.
+//! in-flight requests finish for up to the shutdown timeout, answers 503 to
+//! the requests still queued for an executor (giving them 100 ms to be
+//! written), aborts what is left, and tears the runtimes down.
 
 mod activity;
 mod builder;

@@ -1,11 +1,12 @@
-//! The IO and business runtimes: building them with named threads and
-//! tearing them down on a plain thread.
+//! The IO runtime: building it with named threads and tearing it down on a
+//! plain thread. The business runtime belongs to the application's `"biz"`
+//! executor.
 
 use std::io;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use tokio::runtime::{Builder, Handle, Runtime};
+use tokio::runtime::{Builder, Runtime};
 
 use crate::options::ServerOptions;
 
@@ -17,29 +18,19 @@ const TEARDOWN_GRACE: Duration = Duration::from_secs(1);
 #[derive(Debug)]
 pub(crate) struct Runtimes {
     pub(crate) io: Runtime,
-    biz: Option<Runtime>,
 }
 
 impl Runtimes {
-    /// Builds the IO runtime and, when `with_biz`, the business runtime.
-    pub(crate) fn build(options: &ServerOptions, with_biz: bool) -> io::Result<Self> {
+    /// Builds the IO runtime.
+    pub(crate) fn build(options: &ServerOptions) -> io::Result<Self> {
         let io = multi_thread("restlight-io", options.io_threads())?;
-        let biz = if with_biz { Some(multi_thread("restlight-biz", options.biz_threads())?) } else { None };
-        Ok(Self { io, biz })
+        Ok(Self { io })
     }
 
-    /// A handle on the business runtime, if this server built one.
-    pub(crate) fn biz_handle(&self) -> Option<Handle> {
-        self.biz.as_ref().map(|rt| rt.handle().clone())
-    }
-
-    /// Shuts both runtimes down. Must run outside any async context, which
+    /// Shuts the runtime down. Must run outside any async context, which
     /// is why only the server thread calls it.
     pub(crate) fn shutdown(self) {
         self.io.shutdown_timeout(TEARDOWN_GRACE);
-        if let Some(biz) = self.biz {
-            biz.shutdown_timeout(TEARDOWN_GRACE);
-        }
     }
 }
 

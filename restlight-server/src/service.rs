@@ -16,7 +16,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use http_body::{Body, Frame, SizeHint};
 use hyper::body::Incoming;
-use restlight_core::App;
+use restlight_core::{App, ReceivedAt};
 
 use crate::activity::{Activity, InFlight};
 use crate::limits::TimedBody;
@@ -44,7 +44,8 @@ impl hyper::service::Service<http::Request<Incoming>> for AppService {
     type Error = Infallible;
     type Future = BoxFuture<Result<Self::Response, Infallible>>;
 
-    fn call(&self, req: http::Request<Incoming>) -> Self::Future {
+    fn call(&self, mut req: http::Request<Incoming>) -> Self::Future {
+        req.extensions_mut().insert(ReceivedAt(std::time::Instant::now()));
         let app = self.app.clone();
         let remote = self.remote;
         let in_flight = self.activity.begin();

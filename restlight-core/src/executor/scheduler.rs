@@ -1,0 +1,134 @@
+//! [`Scheduler`]: the configuration of a bounded executor.
+
+use std::io;
+use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use tokio::runtime::{Handle, Runtime};
+
+use super::failfast::FailFast;
+
+/// The default length of a bounded executor's queue: 512 waiting requests.
+pub const DEFAULT_QUEUE: usize = 512;
+
+/// A bounded executor to build: where its handlers run, how many at once,
+/// how many requests may wait, and for how long.
+///
+/// Register it with `AppBuilder::scheduler` (or `Restlight::scheduler`)
+/// under a name that routes use in `#[scheduled("name")]`; the name `"biz"`
+/// configures the business executor.
+///
+/// A request scheduled on it is admitted at once or refused with 429 when
+/// `max_active + queue` requests are already running or waiting; admitted
+/// requests wait in FIFO order for one of the `max_active` worker slots. A
+/// handler holds its slot until it finishes, awaits included, like a thread
+/// of a thread pool. Dropping the request (client gone, stream reset, route
+/// timeout) removes it from the queue or aborts its running task.
+///
+/// ```
+/// use std::time::Duration;
+/// use restlight_core::{AppBuilder, FailFast, Scheduler};
+///
+/// let app = AppBuilder::new()
+///     .scheduler("reports", Scheduler::threads(4).queue(100))
+///     .scheduler("biz", Scheduler::threads(16).fail_fast(FailFast::queued(Duration::from_secs(1))))
+///     .build()
+///     .unwrap();
+/// assert!(app.executors().iter().any(|e| e.name == "reports" && e.queue_capacity == 100));
+/// ```
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct Scheduler {
+    pub(crate) runtime: RuntimeSource,
+    pub(crate) max_active: Option<usize>,
+    pub(crate) queue: usize,
+    pub(crate) fail_fast: Option<FailFast>,
+}
+
+/// Where a bounded executor's handlers run.
+#[derive(Debug, Clone)]
+pub(crate) enum RuntimeSource {
+    /// A multi-thread runtime of its own with this many workers.
+    Threads(usize),
+    /// A runtime someone else owns.
+    Handle(Handle),
+}
+
+impl Default for Scheduler {
+    /// The business executor's defaults: `max(4, 2 x cores)` threads of its
+    /// own, a queue of 512, no fail-fast.
+    fn default() -> Self {
+        Self::threads((2 * cores()).max(4))
+    }
+}
+
+impl Scheduler {
+    /// A runtime of its own with `threads` worker threads, named
+    /// `restlight-<name>-<n>`, built at startup and shut down with the
+    /// application. Zero is treated as one. At most `threads` handlers run
+    /// at once unless [`max_active`](Self::max_active) says otherwise.
+    pub fn threads(threads: usize) -> Self {
+        Self {
+            runtime: RuntimeSource::Threads(threads.max(1)),
+            max_active: None,
+            queue: DEFAULT_QUEUE,
+            fail_fast: None,
+        }
+    }
+
+    /// Spawns on an existing tokio runtime, which stays its owner's to
+    /// shut down. At most as many handlers as the runtime has worker
+    /// threads run at once unless [`max_active`](Self::max_active) says
+    /// otherwise.
+    pub fn on_runtime(handle: Handle) -> Self {
+        Self { runtime: RuntimeSource::Handle(handle), max_active: None, queue: DEFAULT_QUEUE, fail_fast: None }
+    }
+
+    /// How many requests may wait for a worker slot; one more is answered
+    /// 429 at once. Zero refuses every request that finds all slots busy.
+    ///
+    /// Default is 512.
+    pub fn queue(mut self, len: usize) -> Self {
+        self.queue = len;
+        self
+    }
+
+    /// How many handlers may run at once. Raise it above the thread count
+    /// for async handlers that mostly await. Zero is treated as one.
+    ///
+    /// Default is the number of worker threads.
+    pub fn max_active(mut self, handlers: usize) -> Self {
+        self.max_active = Some(handlers.max(1));
+        self
+    }
+
+    /// Answers 503 to requests that waited past a time limit instead of
+    /// running their handlers (see [`FailFast`]).
+    ///
+    /// Default is off: a request waits as long as it takes.
+    pub fn fail_fast(mut self, fail_fast: FailFast) -> Self {
+        self.fail_fast = Some(fail_fast);
+        self
+    }
+
+    /// Builds the runtime (when it owns one) for the executor `name`.
+    pub(crate) fn runtime(&self, name: &str) -> io::Result<(Handle, Option<Runtime>, usize)> {
+        match &self.runtime {
+            RuntimeSource::Threads(threads) => {
+                let prefix = format!("restlight-{name}");
+                let next = AtomicUsize::new(0);
+                let rt = tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(*threads)
+                    .thread_name_fn(move || format!("{prefix}-{}", next.fetch_add(1, Ordering::Relaxed)))
+                    .enable_all()
+                    .build()?;
+                Ok((rt.handle().clone(), Some(rt), *threads))
+            }
+            RuntimeSource::Handle(handle) => Ok((handle.clone(), None, handle.metrics().num_workers())),
+        }
+    }
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
+}
