@@ -169,6 +169,13 @@ pub enum StartupError {
         /// The route.
         route: String,
     },
+    /// An interceptor's include or exclude pattern does not parse.
+    BadPattern {
+        /// The interceptor's type.
+        interceptor: &'static str,
+        /// The pattern and what is wrong with it.
+        error: crate::intercept::AntPatternError,
+    },
     /// Several problems at once.
     Many(Vec<StartupError>),
 }
@@ -190,6 +197,7 @@ impl fmt::Display for StartupError {
                 "route {route} is scheduled on `{name}`, which is not registered: add `.scheduler(\"{name}\", ..)`"
             ),
             Self::BadMediaType { value, route } => write!(f, "route {route}: `{value}` is not a media type"),
+            Self::BadPattern { interceptor, error } => write!(f, "interceptor `{interceptor}`: {error}"),
             Self::Many(all) => {
                 writeln!(f, "{} startup problems:", all.len())?;
                 for e in all {

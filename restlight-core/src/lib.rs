@@ -14,7 +14,11 @@ mod descriptor;
 mod dispatch;
 mod error;
 mod executor;
+pub mod filter;
 mod handler;
+pub mod intercept;
+pub mod layer;
+pub mod mapper;
 pub mod media;
 mod param;
 #[doc(hidden)]
@@ -24,6 +28,7 @@ mod response;
 mod route;
 pub mod router;
 pub mod test;
+mod validate;
 
 pub use app::{App, AppBuilder, RouteInfo, DEFAULT_MAX_BODY};
 pub use body::Body;
@@ -31,8 +36,9 @@ pub use descriptor::{descriptors, ParamMeta, ParamSource, RouteDescriptor, Sched
 pub use error::{BoxError, Error, HttpError, Result, StartupError};
 pub use executor::{Executor, RuntimeExecutor};
 pub use handler::{Bindings, BoxFuture, Handler};
+pub use mapper::{ExceptionMapper, Failure, Fallible};
 pub use param::FromParam;
-pub use request::RequestContext;
+pub use request::{RequestContext, RequestHead};
 pub use response::{Created, Entity, IntoResponse, Json, NoContent, Response, ResponseBuilder};
 pub use route::{delete, get, head, options, patch, post, put, route, Route, RouteBuilder};
 

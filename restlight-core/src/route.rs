@@ -10,6 +10,7 @@
 //! # let _ = (ping, echo, json);
 //! ```
 
+use std::any::TypeId;
 use std::future::Future;
 use std::panic::Location;
 
@@ -42,6 +43,10 @@ pub struct Route {
     pub(crate) file: String,
     pub(crate) line: u32,
     pub(crate) source: Source,
+    /// No interceptor applies.
+    pub(crate) skip_all: bool,
+    /// Interceptor types that do not apply.
+    pub(crate) skip: Vec<TypeId>,
 }
 
 impl Route {
@@ -58,7 +63,21 @@ impl Route {
             file: d.file.to_owned(),
             line: d.line,
             source: Source::Descriptor(d),
+            skip_all: d.interceptors.all,
+            skip: d.interceptors.types.iter().map(|f| f()).collect(),
         }
+    }
+
+    /// The resource type's name, for annotated routes of an impl block.
+    pub(crate) fn resource(&self) -> Option<&'static str> {
+        match &self.source {
+            Source::Descriptor(d) => d.resource,
+            Source::Built(_) => None,
+        }
+    }
+
+    pub(crate) fn skip_types(&self) -> Vec<TypeId> {
+        self.skip.clone()
     }
 
     /// The method.
@@ -99,6 +118,8 @@ pub fn route(method: Method, path: impl Into<String>) -> RouteBuilder {
         scheduler_name: None,
         file: at.file().to_owned(),
         line: at.line(),
+        skip_all: false,
+        skip: Vec::new(),
     }
 }
 
@@ -144,9 +165,25 @@ pub struct RouteBuilder {
     scheduler_name: Option<String>,
     file: String,
     line: u32,
+    skip_all: bool,
+    skip: Vec<TypeId>,
 }
 
 impl RouteBuilder {
+    /// Opts the route out of every interceptor. Default: interceptors apply
+    /// as registered.
+    pub fn no_interceptors(mut self) -> Self {
+        self.skip_all = true;
+        self
+    }
+
+    /// Opts the route out of the interceptors of type `I`. Default:
+    /// interceptors apply as registered.
+    pub fn skip_interceptor<I: 'static>(mut self) -> Self {
+        self.skip.push(TypeId::of::<I>());
+        self
+    }
+
     /// Adds a media type the route produces. Default: none declared, anything goes.
     pub fn produces(mut self, media: &str) -> Self {
         self.produces.push(media.to_owned());
@@ -186,6 +223,8 @@ impl RouteBuilder {
             file: self.file,
             line: self.line,
             source: Source::Built(handler),
+            skip_all: self.skip_all,
+            skip: self.skip,
         }
     }
 

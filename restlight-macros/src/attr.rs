@@ -40,12 +40,30 @@ pub(crate) enum Helper {
     Source(Source),
     DefaultValue,
     BeanParam,
+    NoInterceptors,
+    SkipInterceptor,
+    ExceptionHandler,
+    Valid,
 }
 
 /// Names of the helpers that stand on a method (or, but for the HTTP
 /// methods, on the impl block).
-pub(crate) const METHOD_HELPERS: &[&str] =
-    &["get", "post", "put", "delete", "patch", "head", "options", "path", "produces", "consumes", "scheduled"];
+pub(crate) const METHOD_HELPERS: &[&str] = &[
+    "get",
+    "post",
+    "put",
+    "delete",
+    "patch",
+    "head",
+    "options",
+    "path",
+    "produces",
+    "consumes",
+    "scheduled",
+    "no_interceptors",
+    "skip_interceptor",
+    "exception_handler",
+];
 
 /// Names of the helpers that stand on a parameter.
 pub(crate) const PARAM_HELPERS: &[&str] = &[
@@ -57,6 +75,7 @@ pub(crate) const PARAM_HELPERS: &[&str] = &[
     "form_param",
     "default_value",
     "context",
+    "valid",
 ];
 
 /// Rust's built-in attributes, never taken for a near miss of ours.
@@ -116,13 +135,17 @@ impl Helper {
             "scheduled" => Self::Scheduled,
             "default_value" => Self::DefaultValue,
             "bean_param" => Self::BeanParam,
+            "no_interceptors" => Self::NoInterceptors,
+            "skip_interceptor" => Self::SkipInterceptor,
+            "exception_handler" => Self::ExceptionHandler,
+            "valid" => Self::Valid,
             _ => return None,
         })
     }
 
     /// Whether the helper belongs on a parameter.
     pub(crate) fn is_param_level(self) -> bool {
-        matches!(self, Self::Source(_) | Self::DefaultValue | Self::BeanParam)
+        matches!(self, Self::Source(_) | Self::DefaultValue | Self::BeanParam | Self::Valid)
     }
 
     pub(crate) fn name(self) -> &'static str {
@@ -135,6 +158,10 @@ impl Helper {
             Self::Source(s) => s.attr_name(),
             Self::DefaultValue => "default_value",
             Self::BeanParam => "bean_param",
+            Self::NoInterceptors => "no_interceptors",
+            Self::SkipInterceptor => "skip_interceptor",
+            Self::ExceptionHandler => "exception_handler",
+            Self::Valid => "valid",
         }
     }
 }
@@ -496,6 +523,18 @@ pub(crate) fn scheduler(attr: &Attribute) -> syn::Result<Spanned<Scheduler>> {
         return Ok(Spanned::new(Scheduler::Named(name), span));
     }
     Err(syn::Error::new_spanned(tokens, with_help("unknown scheduler syntax", USAGE)))
+}
+
+/// `#[skip_interceptor(Auth, crate::Audit)]`: the interceptor types.
+pub(crate) fn type_list(attr: &Attribute) -> syn::Result<Vec<syn::Path>> {
+    const USAGE: &str = "name the interceptor types: `#[skip_interceptor(Auth)]` or `#[skip_interceptor(Auth, Audit)]`";
+    let tokens = args_tokens(attr)?.unwrap_or_default();
+    let list = syn::parse::Parser::parse2(Punctuated::<syn::Path, Token![,]>::parse_terminated, tokens)
+        .map_err(|e| syn::Error::new(e.span(), with_help("`#[skip_interceptor]` takes type paths", USAGE)))?;
+    if list.is_empty() {
+        return Err(syn::Error::new_spanned(attr, with_help("`#[skip_interceptor]` needs at least one type", USAGE)));
+    }
+    Ok(list.into_iter().collect())
 }
 
 #[cfg(test)]
