@@ -152,7 +152,7 @@ impl Pipeline {
         };
         let failure = failure.or_else(|| res.extensions().get::<HttpError>().cloned().map(Failure::http));
         for i in (0..n).rev().filter(|i| ran(*i)) {
-            self.bound[i].interceptor.after(&head, &res, failure.as_ref()).await;
+            self.bound[i].interceptor.after(&head, res.status(), failure.as_ref()).await;
         }
         if let Some(f) = &failure {
             if !f.is_panic() && !res.status().is_server_error() {

@@ -64,7 +64,7 @@ use std::ops::ControlFlow;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use http::Method;
+use http::{Method, StatusCode};
 
 use crate::mapper::Failure;
 use crate::request::{RequestContext, RequestHead};
@@ -98,16 +98,17 @@ pub trait Interceptor: Send + Sync + 'static {
     }
 
     /// Runs last, whatever happened, for every interceptor whose
-    /// `pre_handle` continued; `failure` is the handler's error (mapped or
-    /// not), an [`HttpError`](crate::HttpError) it answered, or its panic.
+    /// `pre_handle` continued; `status` is the status answered and
+    /// `failure` the handler's error (mapped or not), an
+    /// [`HttpError`](crate::HttpError) answered, or the handler's panic.
     /// Default: nothing.
     fn after_completion(
         &self,
         req: &RequestHead,
-        res: &Response,
+        status: StatusCode,
         failure: Option<&Failure>,
     ) -> impl Future<Output = ()> + Send {
-        let _ = (req, res, failure);
+        let _ = (req, status, failure);
         async {}
     }
 }
@@ -116,7 +117,7 @@ pub trait Interceptor: Send + Sync + 'static {
 pub(crate) trait DynInterceptor: Send + Sync {
     fn pre<'a>(&'a self, ctx: &'a mut RequestContext) -> BoxFut<'a, ControlFlow<Response>>;
     fn post<'a>(&'a self, req: &'a RequestHead, res: &'a mut Response) -> BoxFut<'a, ()>;
-    fn after<'a>(&'a self, req: &'a RequestHead, res: &'a Response, failure: Option<&'a Failure>) -> BoxFut<'a, ()>;
+    fn after<'a>(&'a self, req: &'a RequestHead, status: StatusCode, failure: Option<&'a Failure>) -> BoxFut<'a, ()>;
 }
 
 impl<T: Interceptor> DynInterceptor for T {
@@ -126,8 +127,8 @@ impl<T: Interceptor> DynInterceptor for T {
     fn post<'a>(&'a self, req: &'a RequestHead, res: &'a mut Response) -> BoxFut<'a, ()> {
         Box::pin(self.post_handle(req, res))
     }
-    fn after<'a>(&'a self, req: &'a RequestHead, res: &'a Response, failure: Option<&'a Failure>) -> BoxFut<'a, ()> {
-        Box::pin(self.after_completion(req, res, failure))
+    fn after<'a>(&'a self, req: &'a RequestHead, status: StatusCode, failure: Option<&'a Failure>) -> BoxFut<'a, ()> {
+        Box::pin(self.after_completion(req, status, failure))
     }
 }
 
