@@ -57,6 +57,10 @@
 //! | `#[default_value("..")]` | parameter | used when the value is absent |
 //! | `#[context]` | parameter | the request (`&RequestContext`, `&HeaderMap`, `&Uri`, `&Method`) or a bean registered with `.bean(..)` |
 //! | (none) | one parameter | the entity, decoded by Content-Type |
+//! | `#[valid]` | the entity | validated with `garde` after decoding; 400 lists every violation |
+//! | `#[no_interceptors]` `#[skip_interceptor(Type, ..)]` | impl block or method | the routes decline all interceptors, or those types |
+//! | `#[exception_handler]` | method `fn(&self, e: &E) -> impl IntoResponse` | maps the resource's handler errors of type `E` (before global mappers) |
+//! | `#[restlight::interceptor(includes = [..], excludes = [..], order = N)]` | `impl Interceptor for T` | registers a `Default`-built interceptor |
 //!
 //! Framework errors are RFC 9457 problem details; see [`HttpError`].
 //!
@@ -96,9 +100,12 @@ pub use restlight_core::{
     StartupError,
 };
 pub use restlight_core::{delete, get, head, options, patch, post, put, route};
+pub use restlight_core::{filter, intercept, layer, mapper};
 pub use restlight_core::{BodyStream, BodyTimeout, Event, Sse};
+pub use restlight_core::{ExceptionMapper, Failure, Fallible, RequestHead};
 pub use restlight_macros::{
-    consumes, delete, get, head, max_body, options, patch, path, post, produces, put, scheduled,
+    consumes, delete, exception_handler, get, head, interceptor, max_body, no_interceptors, options, patch, path, post,
+    produces, put, scheduled, skip_interceptor,
 };
 #[cfg(feature = "tls")]
 pub use restlight_server::{ClientAuth, TlsConfig, TlsError};
@@ -125,11 +132,14 @@ pub mod test {
 
 /// Everything a service usually needs: `use restlight::prelude::*;`.
 pub mod prelude {
-    pub use crate::{consumes, max_body, produces, scheduled};
+    pub use crate::intercept::{Intercept, Interceptor};
+    pub use crate::{consumes, exception_handler, max_body, no_interceptors, produces, scheduled, skip_interceptor};
     pub use crate::{
         delete, get, head, options, patch, post, put, BodyStream, Created, Entity, Event, FailFast, HttpError,
         IntoResponse, Json, NoContent, RequestContext, ResponseBuilder, Restlight, Scheduler, Sse, StatusCode,
     };
+    pub use crate::{ExceptionMapper, Failure, RequestHead, Response};
+    pub use std::ops::ControlFlow;
 }
 
 #[doc(hidden)]

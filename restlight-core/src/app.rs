@@ -9,7 +9,10 @@ use std::time::Duration;
 use crate::descriptor::{descriptors, SchedulerName};
 use crate::error::{HttpError, StartupError};
 use crate::executor::{Exec, Executor, ExecutorMetrics, ExecutorSpec, NamedExecutor, Scheduler};
+use crate::filter::{DynFilter, Filter};
 use crate::handler::{Bindings, Handler, Registry};
+use crate::intercept::{self, Affinity, Intercept, RouteMeta};
+use crate::mapper::{ErasedMapper, ExceptionMapper};
 use crate::media::MediaType;
 use crate::route::{Route, Source};
 use crate::router::{RouteEntry, Router};
@@ -40,6 +43,11 @@ pub struct AppBuilder {
     default_scheduler: String,
     max_body: usize,
     annotated: bool,
+    interceptors: Vec<Intercept>,
+    annotated_interceptors: bool,
+    mappers: Vec<ErasedMapper>,
+    filters: Vec<Box<dyn DynFilter>>,
+    layers: Vec<crate::layer::Wrap>,
 }
 
 impl Default for AppBuilder {
@@ -57,6 +65,10 @@ impl fmt::Debug for AppBuilder {
             .field("executors", &self.executors)
             .field("default_scheduler", &self.default_scheduler)
             .field("max_body", &self.max_body)
+            .field("interceptors", &self.interceptors)
+            .field("mappers", &self.mappers)
+            .field("filters", &self.filters.len())
+            .field("layers", &self.layers.len())
             .finish()
     }
 }
@@ -72,6 +84,11 @@ impl AppBuilder {
             default_scheduler: IO.to_owned(),
             max_body: DEFAULT_MAX_BODY,
             annotated: true,
+            interceptors: Vec::new(),
+            annotated_interceptors: true,
+            mappers: Vec::new(),
+            filters: Vec::new(),
+            layers: Vec::new(),
         }
     }
 
@@ -147,6 +164,60 @@ impl AppBuilder {
         self
     }
 
+    /// Registers an interceptor: an [`Interceptor`](crate::intercept::Interceptor)
+    /// for every route, or an [`Intercept`] saying which routes. Default:
+    /// none but those registered with `#[restlight::interceptor]`.
+    pub fn interceptor(mut self, interceptor: impl Into<Intercept>) -> Self {
+        self.interceptors.push(interceptor.into());
+        self
+    }
+
+    /// Whether interceptors declared with `#[restlight::interceptor]` are
+    /// included. Default: `true`.
+    pub fn annotated_interceptors(mut self, include: bool) -> Self {
+        self.annotated_interceptors = include;
+        self
+    }
+
+    /// Adds a filter, run before routing after those added before it.
+    /// Default: no filters.
+    pub fn filter(mut self, filter: impl Filter) -> Self {
+        self.filters.push(Box::new(crate::filter::Boxed(Arc::new(filter))));
+        self
+    }
+
+    /// Registers a global exception mapper for handler errors of type `E`
+    /// (see [`mapper`](crate::mapper) for the precedence). Default: none;
+    /// an unmapped error is a 500.
+    pub fn exception_mapper<E, M>(mut self, mapper: M) -> Self
+    where
+        E: std::error::Error + Send + Sync + 'static,
+        M: ExceptionMapper<E>,
+    {
+        self.mappers.push(ErasedMapper::new::<E, M>(mapper));
+        self
+    }
+
+    /// Wraps the application (filters, routing, handlers) in a tower
+    /// layer, such as tower-http's CORS, trace, timeout or request-id
+    /// layers; the first added is the outermost. Default: no layers.
+    pub fn layer<L, S, ResB>(mut self, layer: L) -> Self
+    where
+        L: tower_layer::Layer<crate::layer::AppStack, Service = S> + Send + 'static,
+        S: tower_service::Service<http::Request<crate::Body>, Response = http::Response<ResB>>
+            + Clone
+            + Send
+            + Sync
+            + 'static,
+        S::Error: Into<crate::BoxError>,
+        S::Future: Send + 'static,
+        ResB: http_body::Body<Data = bytes::Bytes> + Send + 'static,
+        ResB::Error: Into<crate::BoxError>,
+    {
+        self.layers.push(crate::layer::wrap(layer));
+        self
+    }
+
     fn all_routes(&self) -> Vec<Route> {
         let mut all: Vec<Route> =
             if self.annotated { descriptors().into_iter().map(Route::from_descriptor).collect() } else { Vec::new() };
@@ -160,9 +231,18 @@ impl AppBuilder {
     /// Every startup problem at once: malformed templates, conflicting routes
     /// (with both locations), resources without instance, missing beans and
     /// executors, bad media types.
-    pub fn build(self) -> Result<App, StartupError> {
+    pub fn build(mut self) -> Result<App, StartupError> {
         let routes = self.all_routes();
         let mut errors = Vec::new();
+        let mut regs = std::mem::take(&mut self.interceptors);
+        if self.annotated_interceptors {
+            regs.extend(intercept::annotated());
+        }
+        let prepared = intercept::prepare(regs).unwrap_or_else(|bad| {
+            errors.extend(bad.into_iter().map(|(interceptor, error)| StartupError::BadPattern { interceptor, error }));
+            Vec::new()
+        });
+        let mappers: Arc<[ErasedMapper]> = std::mem::take(&mut self.mappers).into();
         let mut resources = self.resources.clone();
         let mut missing_resources = BTreeSet::new();
         let mut compiled = Vec::with_capacity(routes.len());
@@ -211,8 +291,19 @@ impl AppBuilder {
                 }
             };
             let max_body = route.max_body.unwrap_or(self.max_body);
+            let meta = RouteMeta {
+                method: &route.method,
+                path: &route.path,
+                produces: &route.produces,
+                consumes: &route.consumes,
+                name: &route.name,
+                resource: route.resource(),
+            };
+            let bound = intercept::bind(&prepared, &meta, route.skip_all, &route.skip_types());
+            let interceptors = bound.iter().map(|b| (b.name, b.affinity)).collect();
+            let handler = intercept::Pipeline::wrap(handler.unwrap_or_else(unbound_handler), bound, &mappers);
             compiled.push(CompiledRoute {
-                handler: handler.unwrap_or_else(unbound_handler),
+                handler,
                 exec,
                 max_body,
                 stream_limit: if stream_body { route.max_body } else { None },
@@ -227,6 +318,7 @@ impl AppBuilder {
                     max_body,
                     name: route.name.clone(),
                     location,
+                    interceptors,
                 },
             });
         }
@@ -241,7 +333,16 @@ impl AppBuilder {
                 }
                 let mut executors: Vec<(String, Exec)> = executors.into_iter().collect();
                 executors.sort_by(|a, b| a.0.cmp(&b.0));
-                Ok(App { inner: Arc::new(Inner { router, routes: compiled, executors }) })
+                let filters = std::mem::take(&mut self.filters).into_boxed_slice();
+                let wraps = std::mem::take(&mut self.layers);
+                let inner = Arc::new_cyclic(|weak| Inner {
+                    router,
+                    routes: compiled,
+                    executors,
+                    filters,
+                    layers: (!wraps.is_empty()).then(|| crate::layer::stack(weak.clone(), wraps)),
+                });
+                Ok(App { inner })
             }
             Err(e) => {
                 errors.insert(0, StartupError::Routes(e));
@@ -391,6 +492,9 @@ pub struct RouteInfo {
     pub name: String,
     /// `file:line` of the declaration.
     pub location: String,
+    /// The interceptors bound to the route at startup, in the order they
+    /// run, each with its classification (never-applying ones are left out).
+    pub interceptors: Vec<(&'static str, Affinity)>,
 }
 
 pub(crate) struct CompiledRoute {
@@ -411,6 +515,8 @@ pub(crate) struct Inner {
     pub(crate) routes: Vec<CompiledRoute>,
     /// Every executor but IO, by name.
     pub(crate) executors: Vec<(String, Exec)>,
+    pub(crate) filters: Box<[Box<dyn DynFilter>]>,
+    pub(crate) layers: Option<crate::layer::AppStack>,
 }
 
 /// A compiled application: serve it with `restlight-server`, drive it

@@ -121,6 +121,9 @@ pub struct RouteDescriptor {
     pub resource: Option<&'static str>,
     /// Builds the handler at startup.
     pub factory: HandlerFactory,
+    /// The interceptors the route declines (`#[no_interceptors]`,
+    /// `#[skip_interceptor(T)]`).
+    pub interceptors: crate::intercept::OptOut,
     /// `file!()` of the handler.
     pub file: &'static str,
     /// `line!()` of the handler.

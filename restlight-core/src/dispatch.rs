@@ -29,6 +29,30 @@ impl App {
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<BoxError>,
     {
+        match &self.inner.layers {
+            Some(stack) => crate::layer::call(stack, req.map(Body::from_stream), remote).await,
+            None => self.dispatch_filtered(req, remote).await,
+        }
+    }
+
+    /// [`dispatch`](Self::dispatch) after the tower layers.
+    pub(crate) async fn dispatch_filtered<B>(&self, req: Request<B>, remote: Option<SocketAddr>) -> Response
+    where
+        B: http_body::Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<BoxError>,
+    {
+        if self.inner.filters.is_empty() {
+            return self.dispatch_routed(req, remote).await;
+        }
+        crate::filter::Next::start(self.clone(), remote).run(req.map(Body::from_stream)).await
+    }
+
+    /// [`dispatch`](Self::dispatch) after the filters.
+    pub(crate) async fn dispatch_routed<B>(&self, req: Request<B>, remote: Option<SocketAddr>) -> Response
+    where
+        B: http_body::Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<BoxError>,
+    {
         let (parts, body) = req.into_parts();
         let received = parts.extensions.get::<ReceivedAt>().map_or_else(Instant::now, |r| r.0);
         let accept = parts.headers.get(ACCEPT).cloned();

@@ -177,6 +177,13 @@ pub enum StartupError {
         /// The route.
         route: String,
     },
+    /// An interceptor's include or exclude pattern does not parse.
+    BadPattern {
+        /// The interceptor's type.
+        interceptor: &'static str,
+        /// The pattern and what is wrong with it.
+        error: crate::intercept::AntPatternError,
+    },
     /// Several problems at once.
     Many(Vec<StartupError>),
 }
@@ -199,6 +206,7 @@ impl fmt::Display for StartupError {
             ),
             Self::BadScheduler { name, reason } => write!(f, "executor `{name}`: {reason}"),
             Self::BadMediaType { value, route } => write!(f, "route {route}: `{value}` is not a media type"),
+            Self::BadPattern { interceptor, error } => write!(f, "interceptor `{interceptor}`: {error}"),
             Self::Many(all) => {
                 writeln!(f, "{} startup problems:", all.len())?;
                 for e in all {

@@ -14,7 +14,11 @@ mod descriptor;
 mod dispatch;
 mod error;
 mod executor;
+pub mod filter;
 mod handler;
+pub mod intercept;
+pub mod layer;
+pub mod mapper;
 pub mod media;
 mod param;
 #[doc(hidden)]
@@ -27,6 +31,7 @@ mod sse;
 mod stream;
 pub mod test;
 mod timeout;
+mod validate;
 
 pub use app::{App, AppBuilder, RouteInfo, DEFAULT_MAX_BODY};
 pub use body::Body;
@@ -36,8 +41,9 @@ pub use executor::{
     Executor, ExecutorMetrics, FailFast, QueueWait, ReceivedAt, RuntimeExecutor, Scheduler, DEFAULT_QUEUE,
 };
 pub use handler::{Bindings, BoxFuture, Handler};
+pub use mapper::{ExceptionMapper, Failure, Fallible};
 pub use param::FromParam;
-pub use request::RequestContext;
+pub use request::{RequestContext, RequestHead};
 pub use response::{Created, Entity, IntoResponse, Json, NoContent, Response, ResponseBuilder};
 pub use route::{delete, get, head, options, patch, post, put, route, Route, RouteBuilder};
 pub use sse::{Event, Sse};

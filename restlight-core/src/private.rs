@@ -5,6 +5,7 @@
 //! `(&&&Probe).method()`, and method resolution picks the most specific impl
 //! whose bounds the concrete type meets, at compile time, with no runtime cost.
 
+use std::error::Error as StdError;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
@@ -16,9 +17,12 @@ use serde::Serialize;
 pub use crate::descriptor::{HandlerFactory, ParamMeta, ParamSource, RouteDescriptor, SchedulerName};
 pub use crate::error::{HttpError, StartupError};
 pub use crate::handler::{Bindings, BoxFuture, Handler};
+pub use crate::intercept::{Intercept, InterceptorDescriptor, OptOut};
+pub use crate::mapper::map_local;
 pub use crate::param::{optional, repeated, required, FromParam};
 pub use crate::request::RequestContext;
 pub use crate::response::{Entity, IntoResponse, Response};
+pub use crate::validate::validate_entity;
 pub use inventory;
 
 /// Compile-time check that a parameter type converts from text; the macro
@@ -66,6 +70,9 @@ pub struct ViaOption;
 #[derive(Debug)]
 pub struct ViaSerialize;
 
+// Kinds, from the highest priority (most `&`s) down: the macro writes
+// `(&&&&&w(&value)).__rl_kind()`.
+
 /// Highest priority: the value is a response already.
 pub trait KindIntoResponse {
     /// The kind.
@@ -73,7 +80,7 @@ pub trait KindIntoResponse {
         ViaIntoResponse
     }
 }
-impl<T: IntoResponse> KindIntoResponse for &&W<T> {}
+impl<T: IntoResponse> KindIntoResponse for &&&&W<T> {}
 
 /// `Result<T: Serialize, E: IntoResponse>`.
 pub trait KindResult {
@@ -82,7 +89,7 @@ pub trait KindResult {
         ViaResult
     }
 }
-impl<T: Serialize + Send + 'static, E: IntoResponse> KindResult for &W<Result<T, E>> {}
+impl<T: Serialize + Send + 'static, E: IntoResponse> KindResult for &&&W<Result<T, E>> {}
 
 /// `Option<T: Serialize>`.
 pub trait KindOption {
@@ -91,7 +98,25 @@ pub trait KindOption {
         ViaOption
     }
 }
-impl<T: Serialize + Send + 'static> KindOption for &W<Option<T>> {}
+impl<T: Serialize + Send + 'static> KindOption for &&&W<Option<T>> {}
+
+/// `Result<T: IntoResponse, E: Error>`: `Err` goes through the exception mappers.
+pub trait KindResultError {
+    /// The kind.
+    fn __rl_kind(&self) -> ViaResultError {
+        ViaResultError
+    }
+}
+impl<T: IntoResponse, E: StdError + Send + Sync + 'static> KindResultError for &&W<Result<T, E>> {}
+
+/// `Result<T: Serialize, E: Error>`: `Err` goes through the exception mappers.
+pub trait KindSerializeError {
+    /// The kind.
+    fn __rl_kind(&self) -> ViaSerializeError {
+        ViaSerializeError
+    }
+}
+impl<T: Serialize + Send + 'static, E: StdError + Send + Sync + 'static> KindSerializeError for &W<Result<T, E>> {}
 
 /// Any `Serialize` value.
 pub trait KindSerialize {
@@ -101,6 +126,36 @@ pub trait KindSerialize {
     }
 }
 impl<T: Serialize + Send + 'static> KindSerialize for W<T> {}
+
+/// Responds to `Ok` through [`IntoResponse`] and to `Err` through the exception mappers.
+#[derive(Debug)]
+pub struct ViaResultError;
+/// Responds to `Ok` through the negotiated codec and to `Err` through the exception mappers.
+#[derive(Debug)]
+pub struct ViaSerializeError;
+
+impl ViaResultError {
+    /// Builds the response.
+    pub fn respond<T: IntoResponse, E: StdError + Send + Sync + 'static>(self, value: Result<T, E>) -> Response {
+        match value {
+            Ok(v) => v.into_response(),
+            Err(e) => crate::mapper::unmapped(e),
+        }
+    }
+}
+
+impl ViaSerializeError {
+    /// Builds the response.
+    pub fn respond<T: Serialize + Send + 'static, E: StdError + Send + Sync + 'static>(
+        self,
+        value: Result<T, E>,
+    ) -> Response {
+        match value {
+            Ok(v) => Entity(v).into_response(),
+            Err(e) => crate::mapper::unmapped(e),
+        }
+    }
+}
 
 impl ViaIntoResponse {
     /// Builds the response.
@@ -405,7 +460,7 @@ impl<T> EntityUnsupported<T> for EntityProbe<T> {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a Restlight handler",
     label = "this return type is neither a response nor serializable",
-    note = "return text, a `serde::Serialize` value, `StatusCode`, `Created<T>`, `NoContent`, `HttpError`, a `Response`, or a `Result`/`Option` of these"
+    note = "return text, a `serde::Serialize` value, `StatusCode`, `Created<T>`, `NoContent`, `HttpError`, a `Response`, an `Option` of these, or a `Result` of these whose error is `HttpError` or any `std::error::Error + Send + Sync + 'static`"
 )]
 pub trait ReturnType {}
 

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 use std::net::SocketAddr;
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use bytes::Bytes;
 use http::{HeaderMap, Method, Uri, Version};
@@ -21,7 +21,7 @@ type Pairs = Vec<(String, String)>;
 /// it with `#[context] req: &RequestContext`.
 #[derive(Debug)]
 pub struct RequestContext {
-    pub(crate) parts: http::request::Parts,
+    pub(crate) parts: Arc<http::request::Parts>,
     pub(crate) body: Bytes,
     pub(crate) path_params: PathParams,
     pub(crate) matrix: MatrixParams,
@@ -44,7 +44,7 @@ impl RequestContext {
         produce: Option<MediaType>,
     ) -> Self {
         Self {
-            parts,
+            parts: Arc::new(parts),
             body,
             path_params,
             matrix,
@@ -96,10 +96,31 @@ impl RequestContext {
         &self.parts.headers
     }
 
-    /// Request extensions (set by filters or the server).
+    /// Request extensions (set by filters, interceptors or the server).
     #[must_use]
     pub fn extensions(&self) -> &http::Extensions {
         &self.parts.extensions
+    }
+
+    /// The request extensions, to change: an interceptor's `pre_handle`
+    /// can leave values here for the handler and for its own
+    /// `post_handle` and `after_completion` (which see them through
+    /// [`RequestHead::extensions`]).
+    pub fn extensions_mut(&mut self) -> &mut http::Extensions {
+        &mut Arc::make_mut(&mut self.parts).extensions
+    }
+
+    /// The request headers, to change (from an interceptor's `pre_handle`).
+    pub fn headers_mut(&mut self) -> &mut HeaderMap {
+        &mut Arc::make_mut(&mut self.parts).headers
+    }
+
+    /// The request head (method, URI, headers, extensions) as it stands
+    /// now, shared without copying: what `post_handle` and
+    /// `after_completion` see once the handler has taken the context.
+    #[must_use]
+    pub fn head(&self) -> RequestHead {
+        RequestHead(Arc::clone(&self.parts))
     }
 
     /// The peer's address, when served over a socket.
@@ -248,4 +269,48 @@ fn first<'a>(pairs: &'a Pairs, name: &str) -> Option<&'a str> {
 
 fn all<'a>(pairs: &'a Pairs, name: &str) -> Vec<Cow<'a, str>> {
     pairs.iter().filter(|(k, _)| k == name).map(|(_, v)| Cow::Borrowed(v.as_str())).collect()
+}
+
+/// The head of a request (method, URI, version, headers, extensions),
+/// shared with the [`RequestContext`] it came from: what interceptors see
+/// after the handler has run. Cloning it is cheap.
+#[derive(Debug, Clone)]
+pub struct RequestHead(Arc<http::request::Parts>);
+
+impl RequestHead {
+    /// The request method.
+    #[must_use]
+    pub fn method(&self) -> &Method {
+        &self.0.method
+    }
+
+    /// The request URI as received.
+    #[must_use]
+    pub fn uri(&self) -> &Uri {
+        &self.0.uri
+    }
+
+    /// The request path as received (not decoded).
+    #[must_use]
+    pub fn path(&self) -> &str {
+        self.0.uri.path()
+    }
+
+    /// The HTTP version.
+    #[must_use]
+    pub fn version(&self) -> Version {
+        self.0.version
+    }
+
+    /// The request headers.
+    #[must_use]
+    pub fn headers(&self) -> &HeaderMap {
+        &self.0.headers
+    }
+
+    /// The request extensions, as `pre_handle` left them.
+    #[must_use]
+    pub fn extensions(&self) -> &http::Extensions {
+        &self.0.extensions
+    }
 }

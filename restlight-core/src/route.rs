@@ -10,6 +10,7 @@
 //! # let _ = (ping, echo, json);
 //! ```
 
+use std::any::TypeId;
 use std::future::Future;
 use std::panic::Location;
 use std::time::Duration;
@@ -48,6 +49,10 @@ pub struct Route {
     pub(crate) file: String,
     pub(crate) line: u32,
     pub(crate) source: Source,
+    /// No interceptor applies.
+    pub(crate) skip_all: bool,
+    /// Interceptor types that do not apply.
+    pub(crate) skip: Vec<TypeId>,
 }
 
 impl Route {
@@ -67,7 +72,21 @@ impl Route {
             file: d.file.to_owned(),
             line: d.line,
             source: Source::Descriptor(d),
+            skip_all: d.interceptors.all,
+            skip: d.interceptors.types.iter().map(|f| f()).collect(),
         }
+    }
+
+    /// The resource type's name, for annotated routes of an impl block.
+    pub(crate) fn resource(&self) -> Option<&'static str> {
+        match &self.source {
+            Source::Descriptor(d) => d.resource,
+            Source::Built(_) => None,
+        }
+    }
+
+    pub(crate) fn skip_types(&self) -> Vec<TypeId> {
+        self.skip.clone()
     }
 
     /// The method.
@@ -111,6 +130,8 @@ pub fn route(method: Method, path: impl Into<String>) -> RouteBuilder {
         timeout: None,
         file: at.file().to_owned(),
         line: at.line(),
+        skip_all: false,
+        skip: Vec::new(),
     }
 }
 
@@ -159,6 +180,8 @@ pub struct RouteBuilder {
     timeout: Option<Duration>,
     file: String,
     line: u32,
+    skip_all: bool,
+    skip: Vec<TypeId>,
 }
 
 impl RouteBuilder {
@@ -182,6 +205,20 @@ impl RouteBuilder {
     /// Default: the body is read in full (up to the limit) before the handler runs.
     pub fn stream_body(mut self) -> Self {
         self.stream_body = true;
+        self
+    }
+
+    /// Opts the route out of every interceptor. Default: interceptors apply
+    /// as registered.
+    pub fn no_interceptors(mut self) -> Self {
+        self.skip_all = true;
+        self
+    }
+
+    /// Opts the route out of the interceptors of type `I`. Default:
+    /// interceptors apply as registered.
+    pub fn skip_interceptor<I: 'static>(mut self) -> Self {
+        self.skip.push(TypeId::of::<I>());
         self
     }
 
@@ -239,6 +276,8 @@ impl RouteBuilder {
             file: self.file,
             line: self.line,
             source: Source::Built(handler),
+            skip_all: self.skip_all,
+            skip: self.skip,
         }
     }
 

@@ -41,6 +41,10 @@ pub(crate) enum Helper {
     Source(Source),
     DefaultValue,
     BeanParam,
+    NoInterceptors,
+    SkipInterceptor,
+    ExceptionHandler,
+    Valid,
 }
 
 /// Names of the helpers that stand on a method (or, but for the HTTP
@@ -58,6 +62,9 @@ pub(crate) const METHOD_HELPERS: &[&str] = &[
     "consumes",
     "scheduled",
     "max_body",
+    "no_interceptors",
+    "skip_interceptor",
+    "exception_handler",
 ];
 
 /// Names of the helpers that stand on a parameter.
@@ -70,6 +77,7 @@ pub(crate) const PARAM_HELPERS: &[&str] = &[
     "form_param",
     "default_value",
     "context",
+    "valid",
 ];
 
 /// Rust's built-in attributes, never taken for a near miss of ours.
@@ -130,13 +138,17 @@ impl Helper {
             "max_body" => Self::MaxBody,
             "default_value" => Self::DefaultValue,
             "bean_param" => Self::BeanParam,
+            "no_interceptors" => Self::NoInterceptors,
+            "skip_interceptor" => Self::SkipInterceptor,
+            "exception_handler" => Self::ExceptionHandler,
+            "valid" => Self::Valid,
             _ => return None,
         })
     }
 
     /// Whether the helper belongs on a parameter.
     pub(crate) fn is_param_level(self) -> bool {
-        matches!(self, Self::Source(_) | Self::DefaultValue | Self::BeanParam)
+        matches!(self, Self::Source(_) | Self::DefaultValue | Self::BeanParam | Self::Valid)
     }
 
     pub(crate) fn name(self) -> &'static str {
@@ -150,6 +162,10 @@ impl Helper {
             Self::Source(s) => s.attr_name(),
             Self::DefaultValue => "default_value",
             Self::BeanParam => "bean_param",
+            Self::NoInterceptors => "no_interceptors",
+            Self::SkipInterceptor => "skip_interceptor",
+            Self::ExceptionHandler => "exception_handler",
+            Self::Valid => "valid",
         }
     }
 }
@@ -565,6 +581,18 @@ fn parse_size(text: &str) -> Result<u64, String> {
         other => return Err(format!("unknown unit `{other}`")),
     };
     number.checked_mul(factor).ok_or_else(|| "it overflows 64 bits".to_owned())
+}
+
+/// `#[skip_interceptor(Auth, crate::Audit)]`: the interceptor types.
+pub(crate) fn type_list(attr: &Attribute) -> syn::Result<Vec<syn::Path>> {
+    const USAGE: &str = "name the interceptor types: `#[skip_interceptor(Auth)]` or `#[skip_interceptor(Auth, Audit)]`";
+    let tokens = args_tokens(attr)?.unwrap_or_default();
+    let list = syn::parse::Parser::parse2(Punctuated::<syn::Path, Token![,]>::parse_terminated, tokens)
+        .map_err(|e| syn::Error::new(e.span(), with_help("`#[skip_interceptor]` takes type paths", USAGE)))?;
+    if list.is_empty() {
+        return Err(syn::Error::new_spanned(attr, with_help("`#[skip_interceptor]` needs at least one type", USAGE)));
+    }
+    Ok(list.into_iter().collect())
 }
 
 #[cfg(test)]

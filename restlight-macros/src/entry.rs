@@ -78,6 +78,30 @@ pub(crate) fn route(method: HttpMethod, args: TokenStream, input: TokenStream) -
     }
 }
 
+/// `#[restlight::interceptor(..)]` on `impl Interceptor for Type`.
+pub(crate) fn interceptor(args: TokenStream, input: TokenStream) -> TokenStream {
+    let item =
+        match syn::parse2::<syn::ItemImpl>(input.clone()) {
+            Ok(item) => item,
+            Err(_) => return with_error(
+                input,
+                syn::Error::new(
+                    proc_macro2::Span::call_site(),
+                    with_help(
+                        "`#[restlight::interceptor]` goes on `impl Interceptor for Type`",
+                        "write it on the trait impl: `#[restlight::interceptor(..)] impl Interceptor for Auth { .. }`",
+                    ),
+                ),
+            ),
+        };
+    let mut cx = Ctxt::new();
+    let out = crate::interceptor::expand(&mut cx, args, &item);
+    match cx.check() {
+        Ok(()) => debug("#[restlight::interceptor]", out),
+        Err(e) => with_error(item.to_token_stream(), e),
+    }
+}
+
 /// `#[produces]`, `#[consumes]` or `#[scheduled]` where no Restlight macro
 /// reads it: above the route attribute, or on an unrelated item.
 pub(crate) fn misplaced(helper: &str, input: TokenStream) -> TokenStream {

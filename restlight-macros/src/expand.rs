@@ -16,7 +16,9 @@
 //!             Box::pin(async move {
 //!                 let __a0 = ..;                          // one per parameter, 400 on failure
 //!                 let __ret = <Type>::method(&*__this, __a0, ..).await;
-//!                 (&&&w(&__ret)).__rl_kind().respond(__ret)
+//!                 let __res = (&&&&&w(&__ret)).__rl_kind().respond(__ret);
+//!                 map_local(__res, ..)                     // only with #[exception_handler]s
+//!                 __res
 //!             })
 //!         }))
 //!     }
@@ -68,7 +70,8 @@ fn route(route: &Route, res: Option<&Resource>) -> TokenStream {
     // Startup: the resource and the #[context] bindings.
     let mut setup = Vec::new();
     let mut per_request = Vec::new();
-    if let (Receiver::Ref, Some(res)) = (&route.receiver, res) {
+    let handlers_need_this = res.is_some_and(|r| r.handlers.iter().any(|h| matches!(h.receiver, Receiver::Ref)));
+    if let (true, Some(res)) = (matches!(route.receiver, Receiver::Ref) || handlers_need_this, res) {
         let self_ty = &res.self_ty;
         let resource = quote_spanned!(self_ty.span()=> resource::<#self_ty>);
         setup.push(quote! {
@@ -108,7 +111,21 @@ fn route(route: &Route, res: Option<&Resource>) -> TokenStream {
                         }
                     }
                 });
-                entity(&p, &param_ty, &meta)
+                if param.valid.is_empty() {
+                    entity(&p, &param_ty, &meta)
+                } else {
+                    let read = entity(&p, &param_ty, &meta);
+                    let check = quote_spanned!(param_ty.span()=> #p::validate_entity::<#param_ty>);
+                    quote! {
+                        {
+                            let __v = #read;
+                            if let ::core::result::Result::Err(__e) = #check(&__v, #meta) {
+                                return #p::error_response(__e);
+                            }
+                            __v
+                        }
+                    }
+                }
             }
         };
         reads.push(quote!(let #arg = #read;));
@@ -129,6 +146,7 @@ fn route(route: &Route, res: Option<&Resource>) -> TokenStream {
     let kind = quote_spanned!(kind_span=> __rl_kind);
 
     let descriptor = descriptor(route, res, &p);
+    let local = res.map(|r| local_handlers(r, &p));
     let cfgs = &route.cfgs;
     quote! {
         #(#cfgs)*
@@ -146,8 +164,13 @@ fn route(route: &Route, res: Option<&Resource>) -> TokenStream {
                             #(#reads)*
                             let __ret = #callee(#receiver #(#args),*) #await_;
                             #[allow(unused_imports)]
-                            use #p::{KindIntoResponse as _, KindResult as _, KindOption as _, KindSerialize as _, KindUnsupported as _};
-                            (&&&#p::w(&__ret)).#kind().respond(__ret)
+                            use #p::{
+                                KindIntoResponse as _, KindResult as _, KindOption as _, KindResultError as _,
+                                KindSerializeError as _, KindSerialize as _, KindUnsupported as _,
+                            };
+                            let __res = (&&&&&#p::w(&__ret)).#kind().respond(__ret);
+                            #local
+                            __res
                         })
                     },
                 ))
@@ -297,6 +320,7 @@ fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenSt
         None => (ident.to_owned(), quote!(::core::option::Option::None)),
     };
     let line = quote_spanned!(route.fn_span=> ::core::line!());
+    let opt_out = opt_out(route, res, p);
     quote! {
         #p::RouteDescriptor {
             method: #method,
@@ -310,8 +334,53 @@ fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenSt
             name: #name,
             resource: #resource,
             factory: __rl_factory,
+            interceptors: #opt_out,
             file: ::core::file!(),
             line: #line,
         }
+    }
+}
+
+/// The interceptors a route declines: its own and its impl block's opt-outs.
+fn opt_out(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenStream {
+    let own = &route.settings.interceptors;
+    let inherited = res.map(|r| &r.settings.interceptors);
+    let all = own.none.is_some() || inherited.is_some_and(|i| i.none.is_some());
+    let types = own
+        .skip
+        .iter()
+        .chain(inherited.into_iter().flat_map(|i| i.skip.iter()))
+        .map(|path| quote_spanned!(path.span()=> ::std::any::TypeId::of::<#path> as fn() -> ::std::any::TypeId));
+    quote! {
+        #p::OptOut { all: #all, types: &[#(#types),*] }
+    }
+}
+
+/// Maps the error of a failed route with the `#[exception_handler]`s of
+/// its impl block: each level of the error's source chain is tried against
+/// every handler in declaration order.
+fn local_handlers(res: &Resource, p: &TokenStream) -> TokenStream {
+    if res.handlers.is_empty() {
+        return quote!();
+    }
+    let self_ty = &res.self_ty;
+    let tries = res.handlers.iter().filter_map(|h| {
+        let error_ty = ty::replace_self(h.params.first()?.0.as_ref()?, self_ty);
+        let ident = &h.ident;
+        let receiver = matches!(h.receiver, Receiver::Ref).then(|| quote!(&*__this,));
+        let cfgs = &h.cfgs;
+        let downcast = quote_spanned!(error_ty.span()=> downcast_ref::<#error_ty>);
+        Some(quote! {
+            #(#cfgs)*
+            if let ::core::option::Option::Some(__x) = __e.#downcast() {
+                return ::core::option::Option::Some(#p::IntoResponse::into_response(<#self_ty>::#ident(#receiver __x)));
+            }
+        })
+    });
+    quote! {
+        let __res = #p::map_local(__res, |__e: &(dyn ::std::error::Error + 'static)| {
+            #(#tries)*
+            ::core::option::Option::None
+        });
     }
 }

@@ -57,6 +57,7 @@ mod attr;
 mod ctxt;
 mod entry;
 mod expand;
+mod interceptor;
 mod model;
 mod parse;
 mod template;
@@ -93,6 +94,31 @@ use crate::model::HttpMethod;
 #[proc_macro_attribute]
 pub fn path(args: TokenStream, item: TokenStream) -> TokenStream {
     entry::resource(args.into(), item.into()).into()
+}
+
+/// Registers an interceptor for every application built in the binary,
+/// with a `Default`-built instance, collected at link time like routes.
+///
+/// Arguments, all optional: `includes = ["/api/**"]` (default: every path;
+/// `[]` is no path), `excludes = ["/api/health"]` (excludes win), `order = 10`
+/// (lower runs first; default 0).
+///
+/// ```ignore
+/// use restlight::prelude::*;
+///
+/// #[derive(Default)]
+/// struct Auth;
+///
+/// #[restlight::interceptor(includes = ["/api/**"], order = 10)]
+/// impl Interceptor for Auth {
+///     async fn pre_handle(&self, ctx: &mut RequestContext) -> ControlFlow<Response> {
+///         ControlFlow::Continue(())
+///     }
+/// }
+/// ```
+#[proc_macro_attribute]
+pub fn interceptor(args: TokenStream, item: TokenStream) -> TokenStream {
+    entry::interceptor(args.into(), item.into()).into()
 }
 
 macro_rules! method_macros {
@@ -147,4 +173,4 @@ macro_rules! helper_macros {
     )*};
 }
 
-helper_macros!(produces, consumes, scheduled, max_body);
+helper_macros!(produces, consumes, scheduled, max_body, no_interceptors, skip_interceptor, exception_handler);

@@ -85,6 +85,30 @@ pub(crate) struct Settings {
     pub(crate) scheduled: Vec<Spanned<Scheduler>>,
     /// `#[max_body(..)]`, in bytes.
     pub(crate) max_body: Vec<Spanned<u64>>,
+    pub(crate) interceptors: OptOut,
+}
+
+/// `#[no_interceptors]` and `#[skip_interceptor(Type, ..)]`.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct OptOut {
+    /// Where `#[no_interceptors]` was written, if it was.
+    pub(crate) none: Option<Spans>,
+    /// The interceptor types named by `#[skip_interceptor]`.
+    pub(crate) skip: Vec<syn::Path>,
+}
+
+/// An `#[exception_handler]` method: `fn on_x(&self, e: &E) -> impl IntoResponse`.
+#[derive(Debug, Clone)]
+pub(crate) struct ExceptionHandler {
+    pub(crate) ident: Ident,
+    pub(crate) receiver: Receiver,
+    pub(crate) is_async: bool,
+    pub(crate) fn_span: Span,
+    /// `E` of the parameters that are `&E`, and the spans of all parameters.
+    pub(crate) params: Vec<(Option<Type>, Spans)>,
+    /// Route attributes found on it too (a mistake).
+    pub(crate) route_attrs: Vec<Spans>,
+    pub(crate) cfgs: Vec<Attribute>,
 }
 
 /// `#[restlight::path("/base")]` on an impl block.
@@ -100,6 +124,7 @@ pub(crate) struct Resource {
     pub(crate) base: Option<Template>,
     pub(crate) settings: Settings,
     pub(crate) routes: Vec<Route>,
+    pub(crate) handlers: Vec<ExceptionHandler>,
 }
 
 /// Who owns a route's function.
@@ -197,6 +222,8 @@ pub(crate) struct Param {
     /// `#[default_value("..")]` attributes found (at most one).
     pub(crate) defaults: Vec<LitStr>,
     pub(crate) ty: Type,
+    /// `#[valid]` attributes found (at most one, on the entity).
+    pub(crate) valid: Vec<Spans>,
     /// The spans of the whole parameter.
     pub(crate) span: Spans,
 }

@@ -9,7 +9,7 @@ use syn::{Attribute, FnArg, ImplItem, ItemFn, ItemImpl, LitStr, Pat, ReturnType,
 
 use crate::attr::{self, Helper, METHOD_HELPERS};
 use crate::ctxt::{with_help, Ctxt, Spans};
-use crate::model::{HttpMethod, Owner, Param, Receiver, Resource, Route, Settings, Source, Spanned};
+use crate::model::{ExceptionHandler, HttpMethod, Owner, Param, Receiver, Resource, Route, Settings, Source, Spanned};
 use crate::template::Template;
 use crate::ty;
 
@@ -32,7 +32,7 @@ impl Place {
 
     fn valid(self) -> &'static [&'static str] {
         match self {
-            Self::Impl => &["produces", "consumes", "scheduled", "max_body"],
+            Self::Impl => &["produces", "consumes", "scheduled", "max_body", "no_interceptors", "skip_interceptor"],
             Self::Method | Self::FreeFn => METHOD_HELPERS,
         }
     }
@@ -47,6 +47,8 @@ struct ItemAttrs {
     path_attrs: Vec<Spans>,
     bad_path: bool,
     settings: Settings,
+    /// Where `#[exception_handler]` was written, if it was.
+    exception_handler: Option<Spans>,
 }
 
 impl ItemAttrs {
@@ -58,6 +60,8 @@ impl ItemAttrs {
             .or(s.consumes.first().map(|x| x.span))
             .or(s.scheduled.first().map(|x| x.span))
             .or(s.max_body.first().map(|x| x.span))
+            .or(s.interceptors.none)
+            .or(s.interceptors.skip.first().map(Spans::of))
     }
 
     fn path(&mut self, cx: &mut Ctxt, lit: &LitStr) {
@@ -96,12 +100,20 @@ pub(crate) fn resource(cx: &mut Ctxt, args: TokenStream, item: &mut ItemImpl) ->
     let generics = (!item.generics.params.is_empty()).then(|| Spans::of(&item.generics.params));
     let attrs = item_attrs(cx, &mut item.attrs, Place::Impl, ItemAttrs::default());
     let mut routes = Vec::new();
+    let mut handlers = Vec::new();
     for impl_item in &mut item.items {
         if let ImplItem::Fn(f) = impl_item {
             let cfgs = cfgs(&f.attrs);
-            if let Some(mut route) = method_route(cx, &mut f.attrs, &mut f.sig) {
-                route.cfgs = cfgs;
-                routes.push(route);
+            match method_route(cx, &mut f.attrs, &mut f.sig) {
+                Some(Method::Route(mut route)) => {
+                    route.cfgs = cfgs;
+                    routes.push(*route);
+                }
+                Some(Method::Handler(mut handler)) => {
+                    handler.cfgs = cfgs;
+                    handlers.push(handler);
+                }
+                None => {}
             }
         }
     }
@@ -112,13 +124,23 @@ pub(crate) fn resource(cx: &mut Ctxt, args: TokenStream, item: &mut ItemImpl) ->
         base,
         settings: attrs.settings,
         routes,
+        handlers,
     }
+}
+
+/// What a method of a resource impl block is to the macro.
+enum Method {
+    Route(Box<Route>),
+    Handler(ExceptionHandler),
 }
 
 /// Reads a method of a `#[restlight::path]` impl block: a route when it has
 /// a method attribute.
-fn method_route(cx: &mut Ctxt, attrs: &mut Vec<Attribute>, sig: &mut Signature) -> Option<Route> {
+fn method_route(cx: &mut Ctxt, attrs: &mut Vec<Attribute>, sig: &mut Signature) -> Option<Method> {
     let read = item_attrs(cx, attrs, Place::Method, ItemAttrs::default());
+    if read.exception_handler.is_some() {
+        return Some(Method::Handler(exception_handler(&read, sig)));
+    }
     if read.methods.is_empty() {
         if let Some(&span) = read.path_attrs.first() {
             cx.error(
@@ -140,7 +162,36 @@ fn method_route(cx: &mut Ctxt, attrs: &mut Vec<Attribute>, sig: &mut Signature) 
         not_a_route_params(cx, sig);
         return None;
     }
-    Some(route(cx, Owner::Resource, read, sig))
+    Some(Method::Route(Box::new(route(cx, Owner::Resource, read, sig))))
+}
+
+/// Reads an `#[exception_handler]` method; `validate` judges it.
+fn exception_handler(read: &ItemAttrs, sig: &Signature) -> ExceptionHandler {
+    let mut receiver = Receiver::None;
+    let mut params = Vec::new();
+    for arg in &sig.inputs {
+        match arg {
+            FnArg::Receiver(r) => receiver = receiver_kind(r),
+            FnArg::Typed(pt) => {
+                let error_ty = match &*pt.ty {
+                    Type::Reference(r) if r.mutability.is_none() => Some((*r.elem).clone()),
+                    _ => None,
+                };
+                params.push((error_ty, Spans::of(pt)));
+            }
+        }
+    }
+    let mut route_attrs: Vec<Spans> = read.methods.iter().map(|m| m.span).collect();
+    route_attrs.extend(read.path_attrs.iter().copied());
+    ExceptionHandler {
+        ident: sig.ident.clone(),
+        receiver,
+        is_async: sig.asyncness.is_some(),
+        fn_span: sig.fn_token.span,
+        params,
+        route_attrs,
+        cfgs: Vec::new(),
+    }
 }
 
 /// Reads `#[restlight::get(args)] fn ..` (or another method).
@@ -203,6 +254,24 @@ fn item_attrs(cx: &mut Ctxt, attrs: &mut Vec<Attribute>, place: Place, mut out: 
             Helper::Consumes => out.settings.consumes.extend(cx.ok(attr::media_list(a))),
             Helper::Scheduled => out.settings.scheduled.extend(cx.ok(attr::scheduler(a))),
             Helper::MaxBody => out.settings.max_body.extend(cx.ok(attr::max_body(a))),
+            Helper::NoInterceptors => {
+                cx.ok(attr::no_args(a));
+                out.settings.interceptors.none.get_or_insert(Spans::of(a));
+            }
+            Helper::SkipInterceptor => {
+                out.settings.interceptors.skip.extend(cx.ok(attr::type_list(a)).into_iter().flatten());
+            }
+            Helper::ExceptionHandler if place == Place::Method => {
+                cx.ok(attr::no_args(a));
+                out.exception_handler.get_or_insert(Spans::of(a));
+            }
+            Helper::ExceptionHandler => cx.error(
+                Spans::of(a),
+                with_help(
+                    format!("`#[exception_handler]` goes on a method of a `#[restlight::path]` impl block, not on {}", place.describe()),
+                    "write it on a method `fn on_error(&self, e: &MyError) -> impl IntoResponse` inside the resource's impl block, or register an `ExceptionMapper` on the application",
+                ),
+            ),
             Helper::Method(m) => cx.error(
                 Spans::of(a),
                 with_help(
@@ -336,6 +405,7 @@ fn param(cx: &mut Ctxt, index: usize, pt: &mut syn::PatType) -> Param {
         sources: Vec::new(),
         explicit_name: None,
         defaults: Vec::new(),
+        valid: Vec::new(),
         ty: (*pt.ty).clone(),
         span: Spans::of(pt),
     };
@@ -373,6 +443,10 @@ fn param(cx: &mut Ctxt, index: usize, pt: &mut syn::PatType) -> Param {
                     "the value used when absent",
                     "#[default_value(\"20\")]",
                 )));
+            }
+            Helper::Valid => {
+                cx.ok(attr::no_args(a));
+                out.valid.push(Spans::of(a));
             }
             Helper::BeanParam => cx.error(
                 Spans::of(a),

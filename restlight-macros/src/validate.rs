@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use crate::ctxt::{with_help, Ctxt, Spans};
-use crate::model::{Owner, Param, Receiver, Resource, Route, Scheduler, Settings, Source, Spanned};
+use crate::model::{ExceptionHandler, Owner, Param, Receiver, Resource, Route, Scheduler, Settings, Source, Spanned};
 use crate::template::{self, Template, Var};
 use crate::ty::{self, ContextShape};
 
@@ -27,6 +27,51 @@ pub(crate) fn resource(cx: &mut Ctxt, res: &Resource) {
     }
     for route in &res.routes {
         self::route(cx, route, Some(res));
+    }
+    for handler in &res.handlers {
+        exception_handler(cx, handler);
+    }
+}
+
+/// `fn on_x(&self, e: &E) -> impl IntoResponse`, a plain `fn`, no route attribute.
+fn exception_handler(cx: &mut Ctxt, h: &ExceptionHandler) {
+    const SHAPE: &str = "an exception handler is `fn name(&self, error: &MyError) -> impl IntoResponse`";
+    for span in &h.route_attrs {
+        cx.error(
+            *span,
+            with_help(
+                format!("`{}` is an `#[exception_handler]`, so it cannot be a route too", h.ident),
+                "write the route and the exception handler as two methods",
+            ),
+        );
+    }
+    if let Receiver::Invalid { span, what } = &h.receiver {
+        cx.error(*span, with_help(format!("an exception handler takes `&self` or no receiver, not {what}"), SHAPE));
+    }
+    if h.is_async {
+        cx.error(
+            h.fn_span,
+            with_help(
+                "an exception handler cannot be `async`",
+                format!("{SHAPE}; it builds the response, it does not wait"),
+            ),
+        );
+    }
+    match h.params.as_slice() {
+        [(Some(_), _)] => {}
+        [(None, span)] => cx.error(
+            *span,
+            with_help("the exception handler's parameter must be a shared reference to the error type", SHAPE),
+        ),
+        [] => cx.error(
+            Spans { start: h.fn_span, end: h.ident.span() },
+            with_help(format!("`{}` names no error type: it needs one parameter `&MyError`", h.ident), SHAPE),
+        ),
+        [_, rest @ ..] => {
+            for (_, span) in rest {
+                cx.error(*span, with_help("an exception handler takes exactly one parameter, the error", SHAPE));
+            }
+        }
     }
 }
 
@@ -261,6 +306,18 @@ fn param(cx: &mut Ctxt, p: &Param, full: Option<&[&Template]>) {
                     p.sources[0].value.attr_name()
                 ),
                 "a parameter is read from one place; keep one attribute",
+            ),
+        );
+    }
+    for extra in p.valid.iter().skip(1) {
+        cx.error(*extra, with_help("`#[valid]` is given twice", "keep one `#[valid]`"));
+    }
+    if let (Some(valid), Some(source)) = (p.valid.first(), p.source()) {
+        cx.error(
+            *valid,
+            with_help(
+                format!("`#[valid]` applies to the entity, not to a `#[{}]` parameter", source.attr_name()),
+                "put `#[valid]` on the parameter without source attribute (the body), whose type derives `garde::Validate`",
             ),
         );
     }

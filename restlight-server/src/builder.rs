@@ -3,8 +3,11 @@
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
+use restlight_core::filter::Filter;
+use restlight_core::intercept::Intercept;
+use restlight_core::layer::AppStack;
 use restlight_core::test::MockClient;
-use restlight_core::{App, AppBuilder, Executor, Result, Route, Scheduler};
+use restlight_core::{App, AppBuilder, ExceptionMapper, Executor, Result, Route, Scheduler};
 
 use crate::handle::ServerHandle;
 use crate::launch::{launch, Signals};
@@ -107,6 +110,52 @@ impl Restlight {
     pub fn executor(mut self, name: &str, executor: impl Executor) -> Self {
         self.user_biz |= name == BIZ;
         self.app = self.app.executor(name, executor);
+        self
+    }
+
+    /// Registers an interceptor (see [`restlight_core::intercept`]): any
+    /// `Interceptor` for every route, or an `Intercept` naming includes,
+    /// excludes, order and conditions. See [`AppBuilder::interceptor`].
+    pub fn interceptor(mut self, interceptor: impl Into<Intercept>) -> Self {
+        self.app = self.app.interceptor(interceptor);
+        self
+    }
+
+    /// Adds a filter, run before routing in registration order (see
+    /// [`restlight_core::filter`]). Default: none.
+    pub fn filter(mut self, filter: impl Filter) -> Self {
+        self.app = self.app.filter(filter);
+        self
+    }
+
+    /// Registers a global exception mapper for handler errors of type `E`
+    /// (see [`restlight_core::mapper`]). Default: none; unmapped errors are 500.
+    pub fn exception_mapper<E, M>(mut self, mapper: M) -> Self
+    where
+        E: std::error::Error + Send + Sync + 'static,
+        M: ExceptionMapper<E>,
+    {
+        self.app = self.app.exception_mapper(mapper);
+        self
+    }
+
+    /// Wraps the application in a tower layer (tower-http's CORS, trace,
+    /// timeout, request-id, ...); the first added is the outermost. See
+    /// [`AppBuilder::layer`]. Default: no layers.
+    pub fn layer<L, S, ResB>(mut self, layer: L) -> Self
+    where
+        L: tower_layer::Layer<AppStack, Service = S> + Send + 'static,
+        S: tower_service::Service<http::Request<restlight_core::Body>, Response = http::Response<ResB>>
+            + Clone
+            + Send
+            + Sync
+            + 'static,
+        S::Error: Into<restlight_core::BoxError>,
+        S::Future: Send + 'static,
+        ResB: http_body::Body<Data = bytes::Bytes> + Send + 'static,
+        ResB::Error: Into<restlight_core::BoxError>,
+    {
+        self.app = self.app.layer(layer);
         self
     }
 

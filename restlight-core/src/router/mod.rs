@@ -92,7 +92,7 @@ mod params;
 mod precedence;
 mod regexes;
 mod select;
-mod template;
+pub(crate) mod template;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -1,0 +1,7 @@
+#[derive(Default)]
+struct Auth;
+
+#[restlight::interceptor(includes = ["/api/**"])]
+impl Auth {}
+
+fn main() {}
