@@ -53,6 +53,9 @@
 //! | `#[path("/sub")]` | method in a resource | the route's path below the resource's |
 //! | `#[produces("a/b", ..)]` `#[consumes("a/b", ..)]` | impl block or method | media types written / read; the method's win |
 //! | `#[scheduled(io)]` `#[scheduled(biz)]` `#[scheduled("name")]` | impl block or method | the executor the handler runs on |
+//! | `#[serializer("msgpack")]` | impl block or method | the codec (format name or media type) for the entity and the response, over Content-Type and `Accept` |
+//! | `#[request_serializer("..")]` `#[response_serializer("..")]` | impl block, method (request: also the entity) | the codec for one side |
+//! | `#[compress(false)]` | impl block or method | never compress this route's responses |
 //! | `#[path_param]` `#[query_param]` `#[header_param]` `#[cookie_param]` `#[matrix_param]` `#[form_param]` | parameter | where the value is read from; name defaults to the identifier |
 //! | `#[default_value("..")]` | parameter | used when the value is absent |
 //! | `#[context]` | parameter | the request (`&RequestContext`, `&HeaderMap`, `&Uri`, `&Method`) or a bean registered with `.bean(..)` |
@@ -67,7 +70,10 @@ pub use restlight_core::{
     Route, RouteBuilder, RouteInfo, RuntimeExecutor, StartupError,
 };
 pub use restlight_core::{delete, get, head, options, patch, post, put, route};
-pub use restlight_macros::{consumes, delete, get, head, options, patch, path, post, produces, put, scheduled};
+pub use restlight_macros::{
+    compress, consumes, delete, get, head, options, patch, path, post, produces, put, request_serializer,
+    response_serializer, scheduled, serializer,
+};
 pub use restlight_server::{Restlight, ServerHandle};
 
 pub use http;
@@ -91,7 +97,7 @@ pub mod test {
 
 /// Everything a service usually needs: `use restlight::prelude::*;`.
 pub mod prelude {
-    pub use crate::{consumes, produces, scheduled};
+    pub use crate::{compress, consumes, produces, request_serializer, response_serializer, scheduled, serializer};
     pub use crate::{
         delete, get, head, options, patch, post, put, Created, Entity, HttpError, IntoResponse, Json, NoContent,
         RequestContext, ResponseBuilder, Restlight, StatusCode,

@@ -5,9 +5,12 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::codec::{Codec, Codecs, RouteCodecs};
+use crate::compress::CompressOptions;
 use crate::descriptor::{descriptors, SchedulerName};
 use crate::error::{HttpError, StartupError};
 use crate::executor::{fallback_biz, Executor, NamedExecutor};
+use crate::format::{UrlFormat, UrlFormatOptions};
 use crate::handler::{Bindings, Handler, Registry};
 use crate::media::MediaType;
 use crate::route::{Route, Source};
@@ -38,6 +41,9 @@ pub struct AppBuilder {
     executors: Vec<NamedExecutor>,
     max_body: usize,
     annotated: bool,
+    codecs: Codecs,
+    url_format: UrlFormatOptions,
+    compression: CompressOptions,
 }
 
 impl Default for AppBuilder {
@@ -54,6 +60,9 @@ impl fmt::Debug for AppBuilder {
             .field("routes", &self.routes.len())
             .field("executors", &self.executors)
             .field("max_body", &self.max_body)
+            .field("codecs", &self.codecs)
+            .field("url_format", &self.url_format)
+            .field("compression", &self.compression)
             .finish()
     }
 }
@@ -68,6 +77,9 @@ impl AppBuilder {
             executors: Vec::new(),
             max_body: DEFAULT_MAX_BODY,
             annotated: true,
+            codecs: Codecs::default(),
+            url_format: UrlFormatOptions::default(),
+            compression: CompressOptions::default(),
         }
     }
 
@@ -107,6 +119,47 @@ impl AppBuilder {
         self
     }
 
+    /// Registers a codec; one already registered for the same media type is
+    /// replaced. Its [`priority`](Codec::priority) places it among the
+    /// others. Default: the built-in codecs of the enabled features (see
+    /// [`codec`](crate::codec)).
+    pub fn codec(mut self, codec: impl Codec) -> Self {
+        self.codecs.register(codec);
+        self
+    }
+
+    /// Lets a query parameter of this name choose the codec by format name
+    /// or media type (`?format=msgpack`), for the response and the entity,
+    /// over `Accept` and Content-Type. An unknown format is 406. Default:
+    /// off (the Java original's parameter name is `format`).
+    pub fn format_parameter(mut self, name: &str) -> Self {
+        self.url_format.param = Some(name.to_owned());
+        self
+    }
+
+    /// Lets a suffix of the last path segment naming a codec's format
+    /// choose it (`/ping.json`, `/ping.msgpack`); the suffix is stripped
+    /// before routing at a constant cost. Default: off.
+    pub fn format_suffix(mut self, enabled: bool) -> Self {
+        self.url_format.suffix = enabled;
+        self
+    }
+
+    /// Whether responses are compressed (gzip, br, zstd by
+    /// `Accept-Encoding`; needs the `compression` feature; a route can opt
+    /// out). Default: on when the feature is enabled.
+    pub fn compression(mut self, enabled: bool) -> Self {
+        self.compression.enabled = enabled;
+        self
+    }
+
+    /// The smallest response body compressed, in bytes. Default: 1 KiB
+    /// ([`DEFAULT_COMPRESSION_THRESHOLD`](crate::compress::DEFAULT_COMPRESSION_THRESHOLD)).
+    pub fn compression_threshold(mut self, bytes: usize) -> Self {
+        self.compression.threshold = bytes;
+        self
+    }
+
     /// Whether routes declared with the macros are included. Default: `true`.
     pub fn annotated_routes(mut self, include: bool) -> Self {
         self.annotated = include;
@@ -139,6 +192,7 @@ impl AppBuilder {
             let location = route.location();
             let (entry, media_errors) = entry_of(route, &location);
             errors.extend(media_errors);
+            let codecs = route_codecs(route, &self.codecs, &entry.produces, &location, &mut errors);
             entries.push(entry);
             let handler = match &route.source {
                 Source::Built(h) => Some(h.clone()),
@@ -168,6 +222,8 @@ impl AppBuilder {
             compiled.push(CompiledRoute {
                 handler: handler.unwrap_or_else(unbound_handler),
                 exec,
+                codecs,
+                compress: route.serializers.compress,
                 info: RouteInfo {
                     method: route.method.to_string(),
                     path: route.path.clone(),
@@ -188,7 +244,17 @@ impl AppBuilder {
                 if !errors.is_empty() {
                     return Err(collapse(errors));
                 }
-                Ok(App { inner: Arc::new(Inner { router, routes: compiled, max_body: self.max_body }) })
+                let url_format = UrlFormat::new(&self.url_format, &self.codecs);
+                Ok(App {
+                    inner: Arc::new(Inner {
+                        router,
+                        routes: compiled,
+                        max_body: self.max_body,
+                        codecs: Arc::new(self.codecs),
+                        url_format,
+                        compression: self.compression,
+                    }),
+                })
             }
             Err(e) => {
                 errors.insert(0, StartupError::Routes(e));
@@ -285,6 +351,32 @@ fn entry_of(route: &Route, location: &str) -> (RouteEntry, Vec<StartupError>) {
     (entry, errors)
 }
 
+/// The codecs a route declared, looked up by name; an unknown one is a
+/// startup error naming the route and the known formats.
+fn route_codecs(
+    route: &Route,
+    codecs: &Codecs,
+    produces: &[MediaType],
+    location: &str,
+    errors: &mut Vec<StartupError>,
+) -> RouteCodecs {
+    let mut find = |name: &Option<String>| {
+        let name = name.as_deref()?;
+        let found = codecs.by_name(name).cloned();
+        if found.is_none() {
+            errors.push(StartupError::MissingCodec {
+                name: name.to_owned(),
+                route: format!("{} ({location})", route.name),
+                known: codecs.formats().join(", "),
+            });
+        }
+        found
+    };
+    let response = find(&route.serializers.response);
+    let request = find(&route.serializers.request);
+    RouteCodecs { response, request, produces: produces.to_vec() }
+}
+
 fn collapse(mut errors: Vec<StartupError>) -> StartupError {
     if errors.len() == 1 {
         errors.remove(0)
@@ -320,6 +412,8 @@ pub struct RouteInfo {
 pub(crate) struct CompiledRoute {
     pub(crate) handler: Handler,
     pub(crate) exec: Option<Arc<dyn Executor>>,
+    pub(crate) codecs: RouteCodecs,
+    pub(crate) compress: bool,
     pub(crate) info: RouteInfo,
 }
 
@@ -327,6 +421,9 @@ pub(crate) struct Inner {
     pub(crate) router: Router,
     pub(crate) routes: Vec<CompiledRoute>,
     pub(crate) max_body: usize,
+    pub(crate) codecs: Arc<Codecs>,
+    pub(crate) url_format: UrlFormat,
+    pub(crate) compression: CompressOptions,
 }
 
 /// A compiled application: serve it with `restlight-server`, drive it

@@ -169,6 +169,15 @@ pub enum StartupError {
         /// The route.
         route: String,
     },
+    /// A route names a codec (`#[serializer("..")]`) that is not registered.
+    MissingCodec {
+        /// The name as written.
+        name: String,
+        /// The route.
+        route: String,
+        /// The registered formats.
+        known: String,
+    },
     /// Several problems at once.
     Many(Vec<StartupError>),
 }
@@ -190,6 +199,11 @@ impl fmt::Display for StartupError {
                 "route {route} is scheduled on `{name}`, which is not registered: add `.scheduler(\"{name}\", ..)`"
             ),
             Self::BadMediaType { value, route } => write!(f, "route {route}: `{value}` is not a media type"),
+            Self::MissingCodec { name, route, known } => write!(
+                f,
+                "route {route} asks for the codec `{name}`, which is not registered (known: {known}); \
+                 enable its cargo feature or register it with `.codec(..)`"
+            ),
             Self::Many(all) => {
                 writeln!(f, "{} startup problems:", all.len())?;
                 for e in all {

@@ -10,10 +10,12 @@
 mod app;
 mod body;
 pub mod codec;
+pub mod compress;
 mod descriptor;
 mod dispatch;
 mod error;
 mod executor;
+mod format;
 mod handler;
 pub mod media;
 mod param;

@@ -26,6 +26,8 @@ pub struct RequestContext {
     pub(crate) matrix: MatrixParams,
     pub(crate) remote_addr: Option<SocketAddr>,
     pub(crate) produce: Option<MediaType>,
+    /// The codecs the entity reader may use (set by the dispatcher).
+    pub(crate) codecs: Option<crate::codec::EntityCodecs>,
     query: OnceLock<Pairs>,
     form: OnceLock<Pairs>,
     cookies: OnceLock<Pairs>,
@@ -47,6 +49,7 @@ impl RequestContext {
             matrix,
             remote_addr,
             produce,
+            codecs: None,
             query: OnceLock::new(),
             form: OnceLock::new(),
             cookies: OnceLock::new(),

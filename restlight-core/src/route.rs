@@ -28,6 +28,20 @@ pub(crate) enum Source {
     Descriptor(&'static RouteDescriptor),
 }
 
+/// The codecs a route declared, by name, and whether it may be compressed.
+#[derive(Debug, Clone)]
+pub(crate) struct Serializers {
+    pub(crate) response: Option<String>,
+    pub(crate) request: Option<String>,
+    pub(crate) compress: bool,
+}
+
+impl Default for Serializers {
+    fn default() -> Self {
+        Self { response: None, request: None, compress: true }
+    }
+}
+
 /// A route: method, path template, media types, executor and handler.
 #[derive(Debug, Clone)]
 pub struct Route {
@@ -38,6 +52,7 @@ pub struct Route {
     pub(crate) scheduler: SchedulerName,
     pub(crate) scheduler_name: Option<String>,
     pub(crate) blocking: bool,
+    pub(crate) serializers: Serializers,
     pub(crate) name: String,
     pub(crate) file: String,
     pub(crate) line: u32,
@@ -54,6 +69,11 @@ impl Route {
             scheduler: d.scheduler,
             scheduler_name: None,
             blocking: d.blocking,
+            serializers: Serializers {
+                response: d.response_serializer.map(str::to_owned),
+                request: d.request_serializer.map(str::to_owned),
+                compress: d.compress,
+            },
             name: d.name.to_owned(),
             file: d.file.to_owned(),
             line: d.line,
@@ -97,6 +117,7 @@ pub fn route(method: Method, path: impl Into<String>) -> RouteBuilder {
         consumes: Vec::new(),
         scheduler: SchedulerName::Default,
         scheduler_name: None,
+        serializers: Serializers::default(),
         file: at.file().to_owned(),
         line: at.line(),
     }
@@ -142,11 +163,42 @@ pub struct RouteBuilder {
     consumes: Vec<String>,
     scheduler: SchedulerName,
     scheduler_name: Option<String>,
+    serializers: Serializers,
     file: String,
     line: u32,
 }
 
 impl RouteBuilder {
+    /// Reads the entity and writes the response with this codec, named by
+    /// its format (`"msgpack"`) or media type (`"application/msgpack"`),
+    /// whatever Content-Type and `Accept` say (the Java original's
+    /// `@Serializer`). An unknown codec is a startup error. Default: none,
+    /// negotiated per request.
+    pub fn serializer(self, codec: &str) -> Self {
+        self.request_serializer(codec).response_serializer(codec)
+    }
+
+    /// Reads the entity with this codec whatever Content-Type says
+    /// (`@RequestSerializer`). Default: none, chosen by Content-Type.
+    pub fn request_serializer(mut self, codec: &str) -> Self {
+        self.serializers.request = Some(codec.to_owned());
+        self
+    }
+
+    /// Writes the response with this codec whatever `Accept` says
+    /// (`@ResponseSerializer`). Default: none, negotiated from `Accept`.
+    pub fn response_serializer(mut self, codec: &str) -> Self {
+        self.serializers.response = Some(codec.to_owned());
+        self
+    }
+
+    /// Whether the response may be compressed (feature `compression`, by
+    /// `Accept-Encoding`, above the application's threshold). Default: `true`.
+    pub fn compress(mut self, allow: bool) -> Self {
+        self.serializers.compress = allow;
+        self
+    }
+
     /// Adds a media type the route produces. Default: none declared, anything goes.
     pub fn produces(mut self, media: &str) -> Self {
         self.produces.push(media.to_owned());
@@ -182,6 +234,7 @@ impl RouteBuilder {
             scheduler: self.scheduler,
             scheduler_name: self.scheduler_name,
             blocking,
+            serializers: self.serializers,
             name,
             file: self.file,
             line: self.line,

@@ -83,6 +83,10 @@ pub(crate) struct Settings {
     pub(crate) produces: Vec<Spanned<Vec<String>>>,
     pub(crate) consumes: Vec<Spanned<Vec<String>>>,
     pub(crate) scheduled: Vec<Spanned<Scheduler>>,
+    pub(crate) serializer: Vec<Spanned<String>>,
+    pub(crate) request_serializer: Vec<Spanned<String>>,
+    pub(crate) response_serializer: Vec<Spanned<String>>,
+    pub(crate) compress: Vec<Spanned<bool>>,
 }
 
 /// `#[restlight::path("/base")]` on an impl block.
@@ -194,6 +198,8 @@ pub(crate) struct Param {
     pub(crate) explicit_name: Option<LitStr>,
     /// `#[default_value("..")]` attributes found (at most one).
     pub(crate) defaults: Vec<LitStr>,
+    /// `#[request_serializer("..")]` attributes found (at most one, on the entity).
+    pub(crate) request_serializer: Vec<Spanned<String>>,
     pub(crate) ty: Type,
     /// The spans of the whole parameter.
     pub(crate) span: Spans,

@@ -32,7 +32,15 @@ impl Place {
 
     fn valid(self) -> &'static [&'static str] {
         match self {
-            Self::Impl => &["produces", "consumes", "scheduled"],
+            Self::Impl => &[
+                "produces",
+                "consumes",
+                "scheduled",
+                "serializer",
+                "request_serializer",
+                "response_serializer",
+                "compress",
+            ],
             Self::Method | Self::FreeFn => METHOD_HELPERS,
         }
     }
@@ -57,6 +65,10 @@ impl ItemAttrs {
             .map(|x| x.span)
             .or(s.consumes.first().map(|x| x.span))
             .or(s.scheduled.first().map(|x| x.span))
+            .or(s.serializer.first().map(|x| x.span))
+            .or(s.request_serializer.first().map(|x| x.span))
+            .or(s.response_serializer.first().map(|x| x.span))
+            .or(s.compress.first().map(|x| x.span))
     }
 
     fn path(&mut self, cx: &mut Ctxt, lit: &LitStr) {
@@ -201,6 +213,10 @@ fn item_attrs(cx: &mut Ctxt, attrs: &mut Vec<Attribute>, place: Place, mut out: 
             Helper::Produces => out.settings.produces.extend(cx.ok(attr::media_list(a))),
             Helper::Consumes => out.settings.consumes.extend(cx.ok(attr::media_list(a))),
             Helper::Scheduled => out.settings.scheduled.extend(cx.ok(attr::scheduler(a))),
+            Helper::Serializer => out.settings.serializer.extend(cx.ok(attr::codec_name(a))),
+            Helper::RequestSerializer => out.settings.request_serializer.extend(cx.ok(attr::codec_name(a))),
+            Helper::ResponseSerializer => out.settings.response_serializer.extend(cx.ok(attr::codec_name(a))),
+            Helper::Compress => out.settings.compress.extend(cx.ok(attr::compress(a))),
             Helper::Method(m) => cx.error(
                 Spans::of(a),
                 with_help(
@@ -334,6 +350,7 @@ fn param(cx: &mut Ctxt, index: usize, pt: &mut syn::PatType) -> Param {
         sources: Vec::new(),
         explicit_name: None,
         defaults: Vec::new(),
+        request_serializer: Vec::new(),
         ty: (*pt.ty).clone(),
         span: Spans::of(pt),
     };
@@ -372,6 +389,7 @@ fn param(cx: &mut Ctxt, index: usize, pt: &mut syn::PatType) -> Param {
                     "#[default_value(\"20\")]",
                 )));
             }
+            Helper::RequestSerializer => out.request_serializer.extend(cx.ok(attr::codec_name(a))),
             Helper::BeanParam => cx.error(
                 Spans::of(a),
                 with_help(
