@@ -53,6 +53,9 @@
 //! | `#[path("/sub")]` | method in a resource | the route's path below the resource's |
 //! | `#[produces("a/b", ..)]` `#[consumes("a/b", ..)]` | impl block or method | media types written / read; the method's win |
 //! | `#[scheduled(io)]` `#[scheduled(biz)]` `#[scheduled("name")]` | impl block or method | the executor the handler runs on |
+//! | `#[serializer("msgpack")]` | impl block or method | the codec (format name or media type) for the entity and the response, over Content-Type and `Accept` |
+//! | `#[request_serializer("..")]` `#[response_serializer("..")]` | impl block, method (request: also the entity) | the codec for one side |
+//! | `#[compress(false)]` | impl block or method | never compress this route's responses |
 //! | `#[path_param]` `#[query_param]` `#[header_param]` `#[cookie_param]` `#[matrix_param]` `#[form_param]` | parameter | where the value is read from; name defaults to the identifier |
 //! | `#[default_value("..")]` | parameter | used when the value is absent |
 //! | `#[context]` | parameter | the request (`&RequestContext`, `&HeaderMap`, `&Uri`, `&Method`) or a bean registered with `.bean(..)` |
@@ -104,8 +107,8 @@ pub use restlight_core::{filter, intercept, layer, mapper};
 pub use restlight_core::{BodyStream, BodyTimeout, Event, Sse};
 pub use restlight_core::{ExceptionMapper, Failure, Fallible, RequestHead};
 pub use restlight_macros::{
-    consumes, delete, exception_handler, get, head, interceptor, max_body, no_interceptors, options, patch, path, post,
-    produces, put, scheduled, skip_interceptor,
+    compress, consumes, delete, exception_handler, get, head, interceptor, max_body, no_interceptors, options, patch,
+    path, post, produces, put, request_serializer, response_serializer, scheduled, serializer, skip_interceptor,
 };
 #[cfg(feature = "tls")]
 pub use restlight_server::{ClientAuth, TlsConfig, TlsError};
@@ -133,7 +136,10 @@ pub mod test {
 /// Everything a service usually needs: `use restlight::prelude::*;`.
 pub mod prelude {
     pub use crate::intercept::{Intercept, Interceptor};
-    pub use crate::{consumes, exception_handler, max_body, no_interceptors, produces, scheduled, skip_interceptor};
+    pub use crate::{
+        compress, consumes, exception_handler, max_body, no_interceptors, produces, request_serializer,
+        response_serializer, scheduled, serializer, skip_interceptor,
+    };
     pub use crate::{
         delete, get, head, options, patch, post, put, BodyStream, Created, Entity, Event, FailFast, HttpError,
         IntoResponse, Json, NoContent, RequestContext, ResponseBuilder, Restlight, Scheduler, Sse, StatusCode,

@@ -6,10 +6,13 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::codec::{Codec, Codecs, RouteCodecs};
+use crate::compress::CompressOptions;
 use crate::descriptor::{descriptors, SchedulerName};
 use crate::error::{HttpError, StartupError};
 use crate::executor::{Exec, Executor, ExecutorMetrics, ExecutorSpec, NamedExecutor, Scheduler};
 use crate::filter::{DynFilter, Filter};
+use crate::format::{UrlFormat, UrlFormatOptions};
 use crate::handler::{Bindings, Handler, Registry};
 use crate::intercept::{self, Affinity, Intercept, RouteMeta};
 use crate::mapper::{ErasedMapper, ExceptionMapper};
@@ -48,6 +51,9 @@ pub struct AppBuilder {
     mappers: Vec<ErasedMapper>,
     filters: Vec<Box<dyn DynFilter>>,
     layers: Vec<crate::layer::Wrap>,
+    codecs: Codecs,
+    url_format: UrlFormatOptions,
+    compression: CompressOptions,
 }
 
 impl Default for AppBuilder {
@@ -69,6 +75,9 @@ impl fmt::Debug for AppBuilder {
             .field("mappers", &self.mappers)
             .field("filters", &self.filters.len())
             .field("layers", &self.layers.len())
+            .field("codecs", &self.codecs)
+            .field("url_format", &self.url_format)
+            .field("compression", &self.compression)
             .finish()
     }
 }
@@ -89,6 +98,9 @@ impl AppBuilder {
             mappers: Vec::new(),
             filters: Vec::new(),
             layers: Vec::new(),
+            codecs: Codecs::default(),
+            url_format: UrlFormatOptions::default(),
+            compression: CompressOptions::default(),
         }
     }
 
@@ -155,6 +167,47 @@ impl AppBuilder {
     /// `#[max_body(..)]`); larger ones get 413. Default: 4 MiB.
     pub fn max_body_size(mut self, bytes: usize) -> Self {
         self.max_body = bytes;
+        self
+    }
+
+    /// Registers a codec; one already registered for the same media type is
+    /// replaced. Its [`priority`](Codec::priority) places it among the
+    /// others. Default: the built-in codecs of the enabled features (see
+    /// [`codec`](crate::codec)).
+    pub fn codec(mut self, codec: impl Codec) -> Self {
+        self.codecs.register(codec);
+        self
+    }
+
+    /// Lets a query parameter of this name choose the codec by format name
+    /// or media type (`?format=msgpack`), for the response and the entity,
+    /// over `Accept` and Content-Type. An unknown format is 406. Default:
+    /// off (the Java original's parameter name is `format`).
+    pub fn format_parameter(mut self, name: &str) -> Self {
+        self.url_format.param = Some(name.to_owned());
+        self
+    }
+
+    /// Lets a suffix of the last path segment naming a codec's format
+    /// choose it (`/ping.json`, `/ping.msgpack`); the suffix is stripped
+    /// before routing at a constant cost. Default: off.
+    pub fn format_suffix(mut self, enabled: bool) -> Self {
+        self.url_format.suffix = enabled;
+        self
+    }
+
+    /// Whether responses are compressed (gzip, br, zstd by
+    /// `Accept-Encoding`; needs the `compression` feature; a route can opt
+    /// out). Default: on when the feature is enabled.
+    pub fn compression(mut self, enabled: bool) -> Self {
+        self.compression.enabled = enabled;
+        self
+    }
+
+    /// The smallest response body compressed, in bytes. Default: 1 KiB
+    /// ([`DEFAULT_COMPRESSION_THRESHOLD`](crate::compress::DEFAULT_COMPRESSION_THRESHOLD)).
+    pub fn compression_threshold(mut self, bytes: usize) -> Self {
+        self.compression.threshold = bytes;
         self
     }
 
@@ -253,6 +306,7 @@ impl AppBuilder {
             let location = route.location();
             let (entry, media_errors) = entry_of(route, &location);
             errors.extend(media_errors);
+            let codecs = route_codecs(route, &self.codecs, &entry.produces, &location, &mut errors);
             entries.push(entry);
             let mut stream_body = route.stream_body;
             let handler = match &route.source {
@@ -309,6 +363,8 @@ impl AppBuilder {
                 stream_limit: if stream_body { route.max_body } else { None },
                 stream_body,
                 timeout: route.timeout,
+                codecs,
+                compress: route.serializers.compress,
                 info: RouteInfo {
                     method: route.method.to_string(),
                     path: route.path.clone(),
@@ -335,12 +391,18 @@ impl AppBuilder {
                 executors.sort_by(|a, b| a.0.cmp(&b.0));
                 let filters = std::mem::take(&mut self.filters).into_boxed_slice();
                 let wraps = std::mem::take(&mut self.layers);
+                let url_format = UrlFormat::new(&self.url_format, &self.codecs);
+                let codecs = Arc::new(std::mem::take(&mut self.codecs));
+                let compression = self.compression.clone();
                 let inner = Arc::new_cyclic(|weak| Inner {
                     router,
                     routes: compiled,
                     executors,
                     filters,
                     layers: (!wraps.is_empty()).then(|| crate::layer::stack(weak.clone(), wraps)),
+                    codecs,
+                    url_format,
+                    compression,
                 });
                 Ok(App { inner })
             }
@@ -459,6 +521,32 @@ fn entry_of(route: &Route, location: &str) -> (RouteEntry, Vec<StartupError>) {
     (entry, errors)
 }
 
+/// The codecs a route declared, looked up by name; an unknown one is a
+/// startup error naming the route and the known formats.
+fn route_codecs(
+    route: &Route,
+    codecs: &Codecs,
+    produces: &[MediaType],
+    location: &str,
+    errors: &mut Vec<StartupError>,
+) -> RouteCodecs {
+    let mut find = |name: &Option<String>| {
+        let name = name.as_deref()?;
+        let found = codecs.by_name(name).cloned();
+        if found.is_none() {
+            errors.push(StartupError::MissingCodec {
+                name: name.to_owned(),
+                route: format!("{} ({location})", route.name),
+                known: codecs.formats().join(", "),
+            });
+        }
+        found
+    };
+    let response = find(&route.serializers.response);
+    let request = find(&route.serializers.request);
+    RouteCodecs { response, request, produces: produces.to_vec() }
+}
+
 fn collapse(mut errors: Vec<StartupError>) -> StartupError {
     if errors.len() == 1 {
         errors.remove(0)
@@ -507,6 +595,8 @@ pub(crate) struct CompiledRoute {
     pub(crate) stream_limit: Option<usize>,
     pub(crate) exec: Exec,
     pub(crate) timeout: Option<Duration>,
+    pub(crate) codecs: RouteCodecs,
+    pub(crate) compress: bool,
     pub(crate) info: RouteInfo,
 }
 
@@ -517,6 +607,9 @@ pub(crate) struct Inner {
     pub(crate) executors: Vec<(String, Exec)>,
     pub(crate) filters: Box<[Box<dyn DynFilter>]>,
     pub(crate) layers: Option<crate::layer::AppStack>,
+    pub(crate) codecs: Arc<Codecs>,
+    pub(crate) url_format: UrlFormat,
+    pub(crate) compression: CompressOptions,
 }
 
 /// A compiled application: serve it with `restlight-server`, drive it

@@ -9,13 +9,12 @@ use http_body::{Frame, SizeHint};
 use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::BodyExt;
 
-use crate::error::{BoxError, HttpError};
-use crate::media::MediaType;
+use crate::error::BoxError;
 
 /// A value whose encoding waits for content negotiation: the dispatcher
-/// encodes it with the codec of the negotiated media type.
+/// writes it with the codec negotiated for it (see `codec::write_entity`).
 pub(crate) trait Deferred: Send {
-    fn encode(self: Box<Self>, media: &MediaType) -> Result<Bytes, HttpError>;
+    fn value(&self) -> &dyn erased_serde::Serialize;
 }
 
 enum Kind {
@@ -77,6 +76,14 @@ impl Body {
             }
         } else {
             None
+        }
+    }
+
+    /// The bytes of a body held in full (`None` for a stream or an entity).
+    pub(crate) fn full_bytes(&self) -> Option<&Bytes> {
+        match &self.0 {
+            Kind::Full(Some(b)) => Some(b),
+            _ => None,
         }
     }
 

@@ -108,6 +108,14 @@ pub struct RouteDescriptor {
     pub consumes: &'static [&'static str],
     /// The executor the handler runs on.
     pub scheduler: SchedulerName,
+    /// `#[serializer]` or `#[response_serializer]`: the codec (format name
+    /// or media type) that writes the response whatever `Accept` says.
+    pub response_serializer: Option<&'static str>,
+    /// `#[serializer]` or `#[request_serializer]` (on the method or the
+    /// entity): the codec that reads the entity whatever Content-Type says.
+    pub request_serializer: Option<&'static str>,
+    /// `false` with `#[compress(false)]`: the response is never compressed.
+    pub compress: bool,
     /// `true` for a plain `fn` handler: it never runs on an IO thread.
     pub blocking: bool,
     /// `#[max_body(..)]`: the largest request entity in bytes; `None` for

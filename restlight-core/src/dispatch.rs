@@ -4,15 +4,19 @@ use std::net::SocketAddr;
 use std::time::Instant;
 
 use bytes::Bytes;
-use http::header::{HeaderValue, ACCEPT, ALLOW, CONTENT_LENGTH, CONTENT_TYPE, HOST};
+use std::sync::Arc;
+
+use http::header::{HeaderValue, ACCEPT, ACCEPT_ENCODING, ALLOW, CONTENT_LENGTH, CONTENT_TYPE, HOST};
 use http::{Request, StatusCode, Version};
 use http_body_util::{BodyExt, Limited};
 
 use crate::app::{App, CompiledRoute};
 use crate::body::Body;
-use crate::codec;
+use crate::codec::{self, EntityCodecs};
+use crate::compress;
 use crate::error::{BoxError, HttpError};
 use crate::executor::ReceivedAt;
+use crate::format::FromUrl;
 use crate::media::{negotiate, MediaType};
 use crate::request::RequestContext;
 use crate::response::{DefaultContentType, IntoResponse, Response, TEXT_PLAIN_UTF8};
@@ -55,13 +59,29 @@ impl App {
     {
         let (parts, body) = req.into_parts();
         let received = parts.extensions.get::<ReceivedAt>().map_or_else(Instant::now, |r| r.0);
-        let accept = parts.headers.get(ACCEPT).cloned();
+        // The URL's format (`?format=`, `/x.json`; off by default) stands for Accept.
+        let mut url = match self.inner.url_format.resolve(&parts.uri, &self.inner.codecs) {
+            Ok(url) => url,
+            Err(e) => return finish_error(e, parts.headers.get(ACCEPT).and_then(|v| v.to_str().ok())),
+        };
+        let mut accept = url.accept().or_else(|| parts.headers.get(ACCEPT).cloned());
+        let accept_encoding = parts.headers.get(ACCEPT_ENCODING).cloned();
         let accept_str = accept.as_ref().and_then(|v| v.to_str().ok());
         if parts.version == Version::HTTP_11 && !parts.headers.contains_key(HOST) && parts.uri.authority().is_none() {
             return finish_error(HttpError::bad_request("HTTP/1.1 request without a Host header"), accept_str);
         }
         let content_type = parts.headers.get(CONTENT_TYPE).map(|v| v.to_str().unwrap_or("\u{0}"));
-        let found = match self.inner.router.lookup(&parts.method, parts.uri.path(), content_type, accept_str) {
+        let path = parts.uri.path();
+        let mut lookup = self.inner.router.lookup(&parts.method, &path[..url.path_len], content_type, accept_str);
+        if url.stripped && matches!(lookup, Err(RouteError::NotFound)) {
+            // No route without the suffix: route the path as sent.
+            url = FromUrl { path_len: path.len(), codec: None, stripped: false };
+            accept = parts.headers.get(ACCEPT).cloned();
+            let accept_str = accept.as_ref().and_then(|v| v.to_str().ok());
+            lookup = self.inner.router.lookup(&parts.method, path, content_type, accept_str);
+        }
+        let accept_str = accept.as_ref().and_then(|v| v.to_str().ok());
+        let found = match lookup {
             Ok(Lookup::Matched(m)) => m,
             Ok(Lookup::Options { allow }) => {
                 let mut res = Response::new(Body::empty());
@@ -69,12 +89,15 @@ impl App {
                 res.headers_mut().insert(CONTENT_LENGTH, HeaderValue::from_static("0"));
                 return res;
             }
-            Err(e) => return finish_error(route_error(e, &parts.method, parts.uri.path()), accept_str),
+            Err(e) => {
+                let e = route_error(e, &parts.method, parts.uri.path(), &self.inner.codecs);
+                return finish_error(e, accept_str);
+            }
         };
         let route = &self.inner.routes[found.index];
         let produce = found.produce.cloned();
         let head = found.head_from_get;
-        let ctx = if route.stream_body {
+        let mut ctx = if route.stream_body {
             match BodyStream::for_request(body, &parts.headers, route.stream_limit) {
                 Ok(stream) => {
                     RequestContext::new(parts, Bytes::new(), found.params, found.matrix, remote, produce.clone())
@@ -83,14 +106,28 @@ impl App {
                 Err(e) => return finish_error(e, accept_str),
             }
         } else {
-            let body = match read_body(body, &parts.headers, route.max_body).await {
+            let limit = route.max_body;
+            let body = match read_body(body, &parts.headers, limit)
+                .await
+                .and_then(|b| compress::request(&parts.headers, b, limit))
+            {
                 Ok(b) => b,
                 Err(e) => return finish_error(e, accept_str),
             };
             RequestContext::new(parts, body, found.params, found.matrix, remote, produce.clone())
         };
+        let forced_read = route.codecs.request.as_ref().or(url.codec.as_ref()).cloned();
+        ctx.codecs = Some(EntityCodecs { registry: Arc::clone(&self.inner.codecs), forced: forced_read });
         let res = run(route, ctx, received).await;
-        finish(res, produce.as_ref(), accept.as_ref().and_then(|v| v.to_str().ok()), head)
+        let accept = accept.as_ref().and_then(|v| v.to_str().ok());
+        let forced = route.codecs.response.as_ref().or(url.codec.as_ref());
+        let res = codec::respond(res, &self.inner.codecs, &route.codecs.produces, forced, accept);
+        let res = finish(res, produce.as_ref(), accept, head);
+        if route.compress {
+            compress::response(res, accept_encoding.as_ref(), self.inner.compression)
+        } else {
+            res
+        }
     }
 }
 
@@ -129,7 +166,7 @@ where
     }
 }
 
-fn route_error(e: RouteError, method: &http::Method, path: &str) -> HttpError {
+fn route_error(e: RouteError, method: &http::Method, path: &str, codecs: &codec::Codecs) -> HttpError {
     match e {
         RouteError::NotFound => HttpError::not_found(format!("no route for `{path}`")).with("path", path),
         RouteError::MethodNotAllowed { allow } => {
@@ -149,6 +186,8 @@ fn route_error(e: RouteError, method: &http::Method, path: &str) -> HttpError {
             .with("consumable", list)
         }
         RouteError::NotAcceptable { accept, producible } => {
+            // Routes without `produces` write with any codec.
+            let producible = if producible.is_empty() { codecs.writable() } else { &producible };
             let list: Vec<String> = producible.iter().map(ToString::to_string).collect();
             HttpError::not_acceptable(format!(
                 "nothing `{path}` produces is acceptable to `{accept}`; producible: {}",
@@ -170,27 +209,8 @@ fn finish_error(e: HttpError, accept: Option<&str>) -> Response {
 /// Encodes a deferred entity, fills in `Content-Type`, adapts problem
 /// details to a text-only client, and empties the body of a HEAD answer.
 fn finish(mut res: Response, produce: Option<&MediaType>, accept: Option<&str>, head: bool) -> Response {
-    if let Some(value) = res.body_mut().take_deferred() {
-        let media = match produce {
-            Some(p) if !p.is_wildcard() => Some(p.clone()),
-            _ => negotiate(accept, codec::writable()).cloned(),
-        };
-        let encoded = match media {
-            Some(m) => value.encode(&m).map(|bytes| (bytes, m)),
-            None => Err(HttpError::not_acceptable(format!(
-                "the response can be written as {} only, which `{}` does not accept",
-                codec::writable().iter().map(ToString::to_string).collect::<Vec<_>>().join(", "),
-                accept.unwrap_or("")
-            ))),
-        };
-        match encoded {
-            Ok((bytes, media)) => {
-                *res.body_mut() = Body::from(bytes);
-                res.headers_mut().insert(CONTENT_TYPE, media.header_value().clone());
-            }
-            Err(e) => return finish_error(e, accept),
-        }
-    }
+    let produces = produce.map(std::slice::from_ref).unwrap_or_default();
+    res = codec::respond(res, codec::Codecs::shared(), produces, None, accept);
     if let Some(error) = res.extensions().get::<HttpError>() {
         if wants_text(accept) {
             let text = codec::problem_text(error);

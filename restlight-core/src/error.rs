@@ -184,6 +184,15 @@ pub enum StartupError {
         /// The pattern and what is wrong with it.
         error: crate::intercept::AntPatternError,
     },
+    /// A route names a codec (`#[serializer("..")]`) that is not registered.
+    MissingCodec {
+        /// The name as written.
+        name: String,
+        /// The route.
+        route: String,
+        /// The registered formats.
+        known: String,
+    },
     /// Several problems at once.
     Many(Vec<StartupError>),
 }
@@ -207,6 +216,11 @@ impl fmt::Display for StartupError {
             Self::BadScheduler { name, reason } => write!(f, "executor `{name}`: {reason}"),
             Self::BadMediaType { value, route } => write!(f, "route {route}: `{value}` is not a media type"),
             Self::BadPattern { interceptor, error } => write!(f, "interceptor `{interceptor}`: {error}"),
+            Self::MissingCodec { name, route, known } => write!(
+                f,
+                "route {route} asks for the codec `{name}`, which is not registered (known: {known}); \
+                 enable its cargo feature or register it with `.codec(..)`"
+            ),
             Self::Many(all) => {
                 writeln!(f, "{} startup problems:", all.len())?;
                 for e in all {

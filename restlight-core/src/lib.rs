@@ -10,11 +10,13 @@
 mod app;
 mod body;
 pub mod codec;
+pub mod compress;
 mod descriptor;
 mod dispatch;
 mod error;
 mod executor;
 pub mod filter;
+mod format;
 mod handler;
 pub mod intercept;
 pub mod layer;

@@ -200,6 +200,15 @@ pub trait FromBody: Sized {
     /// # Errors
     /// 400 when the body is not valid for the type.
     fn from_body(body: &Bytes, meta: &ParamMeta) -> Result<Self, HttpError>;
+
+    /// Reads the value from the request; by default from its body alone.
+    ///
+    /// # Errors
+    /// 400 when the body is not valid for the type, 415 for a Content-Type
+    /// the type cannot be read from.
+    fn from_request(ctx: &RequestContext, meta: &ParamMeta) -> Result<Self, HttpError> {
+        Self::from_body(ctx.body(), meta)
+    }
 }
 
 impl FromBody for Bytes {
@@ -251,7 +260,7 @@ pub trait EntityRaw<T> {
 }
 impl<T: FromBody> EntityRaw<T> for &&EntityProbe<T> {
     fn __rl_read(&self, ctx: &RequestContext, meta: &ParamMeta) -> Result<T, HttpError> {
-        T::from_body(ctx.body(), meta)
+        T::from_request(ctx, meta)
     }
 }
 
@@ -289,8 +298,7 @@ pub trait EntityDecoded<T> {
 }
 impl<T: DeserializeOwned> EntityDecoded<T> for &EntityProbe<T> {
     fn __rl_read(&self, ctx: &RequestContext, meta: &ParamMeta) -> Result<T, HttpError> {
-        let media = ctx.content_type()?;
-        crate::codec::decode(ctx.body(), media.as_ref(), meta)
+        crate::codec::decode_with(ctx, meta)
     }
 }
 

@@ -27,6 +27,8 @@ pub struct RequestContext {
     pub(crate) matrix: MatrixParams,
     pub(crate) remote_addr: Option<SocketAddr>,
     pub(crate) produce: Option<MediaType>,
+    /// The codecs the entity reader may use (set by the dispatcher).
+    pub(crate) codecs: Option<crate::codec::EntityCodecs>,
     query: OnceLock<Pairs>,
     form: OnceLock<Pairs>,
     cookies: OnceLock<Pairs>,
@@ -50,6 +52,7 @@ impl RequestContext {
             matrix,
             remote_addr,
             produce,
+            codecs: None,
             query: OnceLock::new(),
             form: OnceLock::new(),
             cookies: OnceLock::new(),

@@ -8,7 +8,6 @@ use serde::Serialize;
 use crate::body::{Body, Deferred};
 use crate::codec;
 use crate::error::HttpError;
-use crate::media::MediaType;
 
 /// The response type: `http::Response` with Restlight's [`Body`].
 pub type Response = http::Response<Body>;
@@ -147,8 +146,8 @@ pub struct Entity<T>(pub T);
 struct DeferredValue<T>(T);
 
 impl<T: Serialize + Send> Deferred for DeferredValue<T> {
-    fn encode(self: Box<Self>, media: &MediaType) -> Result<Bytes, HttpError> {
-        codec::encode(&self.0, media)
+    fn value(&self) -> &dyn erased_serde::Serialize {
+        &self.0
     }
 }
 

@@ -30,6 +30,20 @@ pub(crate) enum Source {
     Descriptor(&'static RouteDescriptor),
 }
 
+/// The codecs a route declared, by name, and whether it may be compressed.
+#[derive(Debug, Clone)]
+pub(crate) struct Serializers {
+    pub(crate) response: Option<String>,
+    pub(crate) request: Option<String>,
+    pub(crate) compress: bool,
+}
+
+impl Default for Serializers {
+    fn default() -> Self {
+        Self { response: None, request: None, compress: true }
+    }
+}
+
 /// A route: method, path template, media types, executor and handler.
 #[derive(Debug, Clone)]
 pub struct Route {
@@ -45,6 +59,7 @@ pub struct Route {
     /// Whether the handler reads the body as a stream.
     pub(crate) stream_body: bool,
     pub(crate) timeout: Option<Duration>,
+    pub(crate) serializers: Serializers,
     pub(crate) name: String,
     pub(crate) file: String,
     pub(crate) line: u32,
@@ -68,6 +83,11 @@ impl Route {
             max_body: d.max_body,
             stream_body: false,
             timeout: None,
+            serializers: Serializers {
+                response: d.response_serializer.map(str::to_owned),
+                request: d.request_serializer.map(str::to_owned),
+                compress: d.compress,
+            },
             name: d.name.to_owned(),
             file: d.file.to_owned(),
             line: d.line,
@@ -128,6 +148,7 @@ pub fn route(method: Method, path: impl Into<String>) -> RouteBuilder {
         max_body: None,
         stream_body: false,
         timeout: None,
+        serializers: Serializers::default(),
         file: at.file().to_owned(),
         line: at.line(),
         skip_all: false,
@@ -178,6 +199,7 @@ pub struct RouteBuilder {
     max_body: Option<usize>,
     stream_body: bool,
     timeout: Option<Duration>,
+    serializers: Serializers,
     file: String,
     line: u32,
     skip_all: bool,
@@ -219,6 +241,36 @@ impl RouteBuilder {
     /// interceptors apply as registered.
     pub fn skip_interceptor<I: 'static>(mut self) -> Self {
         self.skip.push(TypeId::of::<I>());
+        self
+    }
+
+    /// Reads the entity and writes the response with this codec, named by
+    /// its format (`"msgpack"`) or media type (`"application/msgpack"`),
+    /// whatever Content-Type and `Accept` say (the Java original's
+    /// `@Serializer`). An unknown codec is a startup error. Default: none,
+    /// negotiated per request.
+    pub fn serializer(self, codec: &str) -> Self {
+        self.request_serializer(codec).response_serializer(codec)
+    }
+
+    /// Reads the entity with this codec whatever Content-Type says
+    /// (`@RequestSerializer`). Default: none, chosen by Content-Type.
+    pub fn request_serializer(mut self, codec: &str) -> Self {
+        self.serializers.request = Some(codec.to_owned());
+        self
+    }
+
+    /// Writes the response with this codec whatever `Accept` says
+    /// (`@ResponseSerializer`). Default: none, negotiated from `Accept`.
+    pub fn response_serializer(mut self, codec: &str) -> Self {
+        self.serializers.response = Some(codec.to_owned());
+        self
+    }
+
+    /// Whether the response may be compressed (feature `compression`, by
+    /// `Accept-Encoding`, above the application's threshold). Default: `true`.
+    pub fn compress(mut self, allow: bool) -> Self {
+        self.serializers.compress = allow;
         self
     }
 
@@ -272,6 +324,7 @@ impl RouteBuilder {
             max_body: self.max_body,
             stream_body: self.stream_body,
             timeout: self.timeout,
+            serializers: self.serializers,
             name,
             file: self.file,
             line: self.line,

@@ -45,6 +45,10 @@ pub(crate) enum Helper {
     SkipInterceptor,
     ExceptionHandler,
     Valid,
+    Serializer,
+    RequestSerializer,
+    ResponseSerializer,
+    Compress,
 }
 
 /// Names of the helpers that stand on a method (or, but for the HTTP
@@ -65,6 +69,10 @@ pub(crate) const METHOD_HELPERS: &[&str] = &[
     "no_interceptors",
     "skip_interceptor",
     "exception_handler",
+    "serializer",
+    "request_serializer",
+    "response_serializer",
+    "compress",
 ];
 
 /// Names of the helpers that stand on a parameter.
@@ -142,6 +150,10 @@ impl Helper {
             "skip_interceptor" => Self::SkipInterceptor,
             "exception_handler" => Self::ExceptionHandler,
             "valid" => Self::Valid,
+            "serializer" => Self::Serializer,
+            "request_serializer" => Self::RequestSerializer,
+            "response_serializer" => Self::ResponseSerializer,
+            "compress" => Self::Compress,
             _ => return None,
         })
     }
@@ -166,6 +178,10 @@ impl Helper {
             Self::SkipInterceptor => "skip_interceptor",
             Self::ExceptionHandler => "exception_handler",
             Self::Valid => "valid",
+            Self::Serializer => "serializer",
+            Self::RequestSerializer => "request_serializer",
+            Self::ResponseSerializer => "response_serializer",
+            Self::Compress => "compress",
         }
     }
 }
@@ -484,6 +500,44 @@ fn check_media_type(value: &str) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// `#[serializer("msgpack")]` and friends: a codec's format name or media type.
+pub(crate) fn codec_name(attr: &Attribute) -> syn::Result<Spanned<String>> {
+    let name = helper(attr).map_or("attr", Helper::name);
+    let example = format!("#[{name}(\"msgpack\")]");
+    let lit = required_lit(attr, "the codec's format name or media type", &example)?;
+    let value = lit.value();
+    let valid = if value.contains('/') {
+        check_media_type(&value).map_err(|why| format!("`{value}` is not a media type: {why}"))
+    } else if is_token(&value) {
+        Ok(())
+    } else {
+        Err(format!("`{value}` is neither a format name nor a media type"))
+    };
+    valid.map_err(|message| {
+        syn::Error::new(
+            lit.span(),
+            with_help(
+                message,
+                format!("write a format name, `{example}`, or a media type, `#[{name}(\"application/msgpack\")]`; built in: json, msgpack, cbor, form, text"),
+            ),
+        )
+    })?;
+    Ok(Spanned::new(value, lit.span()))
+}
+
+/// `#[compress(false)]` or `#[compress(true)]`.
+pub(crate) fn compress(attr: &Attribute) -> syn::Result<Spanned<bool>> {
+    const USAGE: &str = "write `#[compress(false)]` to send this route's responses uncompressed";
+    let tokens = args_tokens(attr)?.unwrap_or_default();
+    match syn::parse2::<syn::LitBool>(tokens.clone()) {
+        Ok(b) => Ok(Spanned::new(b.value, b.span)),
+        Err(_) if tokens.is_empty() => {
+            Err(syn::Error::new_spanned(attr, with_help("`#[compress]` needs `true` or `false`", USAGE)))
+        }
+        Err(_) => Err(syn::Error::new_spanned(tokens, with_help("`#[compress]` takes `true` or `false`", USAGE))),
+    }
 }
 
 /// `#[scheduled(io)]`, `#[scheduled(biz)]`, `#[scheduled("name")]`.

@@ -31,7 +31,7 @@ use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned as _;
 use syn::Type;
 
-use crate::model::{Owner, Param, Receiver, Resource, Route, Scheduler, Source};
+use crate::model::{Owner, Param, Receiver, Resource, Route, Scheduler, Source, Spanned};
 use crate::template;
 use crate::ty::{self, ContextShape, ValueShape};
 
@@ -309,6 +309,24 @@ fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenSt
         Some(n) => quote!(::core::option::Option::Some(#p::body_limit(#n))),
         None => quote!(::core::option::Option::None),
     };
+    let pick = |own: fn(&crate::model::Settings) -> Option<&Spanned<String>>| {
+        own(&route.settings).or_else(|| res.and_then(|r| own(&r.settings))).map(|s| s.value.clone())
+    };
+    let both = pick(|s| s.serializer.first());
+    let response = pick(|s| s.response_serializer.first()).or_else(|| both.clone());
+    let entity_codec = route.params.iter().find_map(|p| p.request_serializer.first()).map(|s| s.value.clone());
+    let request = entity_codec.or_else(|| pick(|s| s.request_serializer.first())).or(both);
+    let option = |v: Option<String>| match v {
+        Some(s) => quote!(::core::option::Option::Some(#s)),
+        None => quote!(::core::option::Option::None),
+    };
+    let (response, request) = (option(response), option(request));
+    let compress = route
+        .settings
+        .compress
+        .first()
+        .or_else(|| res.and_then(|r| r.settings.compress.first()))
+        .map_or(true, |c| c.value);
     let blocking = !route.is_async;
     let ident = route.ident.to_string();
     let ident = ident.strip_prefix("r#").unwrap_or(&ident);
@@ -328,6 +346,9 @@ fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenSt
             produces: &[#(#produces),*],
             consumes: &[#(#consumes),*],
             scheduler: #p::SchedulerName::#scheduler,
+            response_serializer: #response,
+            request_serializer: #request,
+            compress: #compress,
             blocking: #blocking,
             max_body: #max_body,
             params: &__RL_PARAMS,

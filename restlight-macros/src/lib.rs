@@ -16,7 +16,11 @@
 //! On a method: one of `#[get] #[post] #[put] #[delete] #[patch] #[head]
 //! #[options]`, optionally with a sub-path (`#[get("/{id}")]`) or with
 //! `#[path("/{id}")]`; then `#[produces]`, `#[consumes]`, `#[scheduled]`, `#[max_body]`,
-//! which override the impl block's. Methods without a method attribute are
+//! which override the impl block's; `#[serializer("msgpack")]` (a codec's
+//! format name or media type, for the entity and the response, over
+//! Content-Type and `Accept`), `#[request_serializer("..")]` and
+//! `#[response_serializer("..")]` for one side, and `#[compress(false)]`,
+//! all of which the impl block may also carry. Methods without a method attribute are
 //! left alone. A handler is an `async fn` or a plain `fn` (run on the business
 //! executor), taking `&self` or no receiver.
 //!
@@ -27,7 +31,8 @@
 //! `#[context]` for the request (`&RequestContext`, `&HeaderMap`, `&Uri`,
 //! `&Method`) or a bean (`&T`, `Arc<T>`, or `T: Clone`). `Option<T>` makes a
 //! value optional and `Vec<T>` reads every value. The one parameter without
-//! an attribute is the entity, decoded from the body.
+//! an attribute is the entity, decoded from the body; it may carry
+//! `#[request_serializer("..")]`.
 //!
 //! # Path templates
 //!
@@ -173,4 +178,16 @@ macro_rules! helper_macros {
     )*};
 }
 
-helper_macros!(produces, consumes, scheduled, max_body, no_interceptors, skip_interceptor, exception_handler);
+helper_macros!(
+    produces,
+    consumes,
+    scheduled,
+    max_body,
+    no_interceptors,
+    skip_interceptor,
+    exception_handler,
+    serializer,
+    request_serializer,
+    response_serializer,
+    compress
+);

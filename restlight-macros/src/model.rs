@@ -85,6 +85,10 @@ pub(crate) struct Settings {
     pub(crate) scheduled: Vec<Spanned<Scheduler>>,
     /// `#[max_body(..)]`, in bytes.
     pub(crate) max_body: Vec<Spanned<u64>>,
+    pub(crate) serializer: Vec<Spanned<String>>,
+    pub(crate) request_serializer: Vec<Spanned<String>>,
+    pub(crate) response_serializer: Vec<Spanned<String>>,
+    pub(crate) compress: Vec<Spanned<bool>>,
     pub(crate) interceptors: OptOut,
 }
 
@@ -221,6 +225,8 @@ pub(crate) struct Param {
     pub(crate) explicit_name: Option<LitStr>,
     /// `#[default_value("..")]` attributes found (at most one).
     pub(crate) defaults: Vec<LitStr>,
+    /// `#[request_serializer("..")]` attributes found (at most one, on the entity).
+    pub(crate) request_serializer: Vec<Spanned<String>>,
     pub(crate) ty: Type,
     /// `#[valid]` attributes found (at most one, on the entity).
     pub(crate) valid: Vec<Spans>,

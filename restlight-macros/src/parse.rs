@@ -32,7 +32,18 @@ impl Place {
 
     fn valid(self) -> &'static [&'static str] {
         match self {
-            Self::Impl => &["produces", "consumes", "scheduled", "max_body", "no_interceptors", "skip_interceptor"],
+            Self::Impl => &[
+                "produces",
+                "consumes",
+                "scheduled",
+                "max_body",
+                "no_interceptors",
+                "skip_interceptor",
+                "serializer",
+                "request_serializer",
+                "response_serializer",
+                "compress",
+            ],
             Self::Method | Self::FreeFn => METHOD_HELPERS,
         }
     }
@@ -62,6 +73,10 @@ impl ItemAttrs {
             .or(s.max_body.first().map(|x| x.span))
             .or(s.interceptors.none)
             .or(s.interceptors.skip.first().map(Spans::of))
+            .or(s.serializer.first().map(|x| x.span))
+            .or(s.request_serializer.first().map(|x| x.span))
+            .or(s.response_serializer.first().map(|x| x.span))
+            .or(s.compress.first().map(|x| x.span))
     }
 
     fn path(&mut self, cx: &mut Ctxt, lit: &LitStr) {
@@ -272,6 +287,10 @@ fn item_attrs(cx: &mut Ctxt, attrs: &mut Vec<Attribute>, place: Place, mut out: 
                     "write it on a method `fn on_error(&self, e: &MyError) -> impl IntoResponse` inside the resource's impl block, or register an `ExceptionMapper` on the application",
                 ),
             ),
+            Helper::Serializer => out.settings.serializer.extend(cx.ok(attr::codec_name(a))),
+            Helper::RequestSerializer => out.settings.request_serializer.extend(cx.ok(attr::codec_name(a))),
+            Helper::ResponseSerializer => out.settings.response_serializer.extend(cx.ok(attr::codec_name(a))),
+            Helper::Compress => out.settings.compress.extend(cx.ok(attr::compress(a))),
             Helper::Method(m) => cx.error(
                 Spans::of(a),
                 with_help(
@@ -406,6 +425,7 @@ fn param(cx: &mut Ctxt, index: usize, pt: &mut syn::PatType) -> Param {
         explicit_name: None,
         defaults: Vec::new(),
         valid: Vec::new(),
+        request_serializer: Vec::new(),
         ty: (*pt.ty).clone(),
         span: Spans::of(pt),
     };
@@ -448,6 +468,7 @@ fn param(cx: &mut Ctxt, index: usize, pt: &mut syn::PatType) -> Param {
                 cx.ok(attr::no_args(a));
                 out.valid.push(Spans::of(a));
             }
+            Helper::RequestSerializer => out.request_serializer.extend(cx.ok(attr::codec_name(a))),
             Helper::BeanParam => cx.error(
                 Spans::of(a),
                 with_help(

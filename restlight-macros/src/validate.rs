@@ -201,6 +201,26 @@ fn settings(cx: &mut Ctxt, s: &Settings) {
     again(cx, &s.consumes, "consumes", "list every media type in one attribute: `#[consumes(\"a/b\", \"c/d\")]`");
     again(cx, &s.scheduled, "scheduled", "a route runs on one executor; keep one `#[scheduled(..)]`");
     again(cx, &s.max_body, "max_body", "a route has one body limit; keep one `#[max_body(..)]`");
+    let one_codec = "a route reads or writes with one codec; keep one";
+    again(cx, &s.serializer, "serializer", one_codec);
+    again(cx, &s.request_serializer, "request_serializer", one_codec);
+    again(cx, &s.response_serializer, "response_serializer", one_codec);
+    again(cx, &s.compress, "compress", "keep one `#[compress(..)]`");
+    if let Some(both) = s.serializer.first() {
+        for (list, name) in
+            [(&s.request_serializer, "request_serializer"), (&s.response_serializer, "response_serializer")]
+        {
+            if let Some(one) = list.first() {
+                cx.error(
+                    one.span,
+                    with_help(
+                        format!("`#[{name}]` next to `#[serializer(\"{}\")]`, which sets both sides", both.value),
+                        "keep `#[serializer]` for both sides, or `#[request_serializer]` and `#[response_serializer]` for each",
+                    ),
+                );
+            }
+        }
+    }
 }
 
 fn scheduled_io(cx: &mut Ctxt, route: &Route, res: Option<&Resource>) {
@@ -318,6 +338,21 @@ fn param(cx: &mut Ctxt, p: &Param, full: Option<&[&Template]>) {
             with_help(
                 format!("`#[valid]` applies to the entity, not to a `#[{}]` parameter", source.attr_name()),
                 "put `#[valid]` on the parameter without source attribute (the body), whose type derives `garde::Validate`",
+            ),
+        );
+    }
+    for extra in p.request_serializer.iter().skip(1) {
+        cx.error(extra.span, with_help("`#[request_serializer]` is given twice", "keep one codec"));
+    }
+    if let (Some(codec), Some(source)) = (p.request_serializer.first(), p.source()) {
+        cx.error(
+            codec.span,
+            with_help(
+                format!(
+                    "`#[request_serializer]` on a `#[{}]` parameter: only the entity is decoded by a codec",
+                    source.attr_name()
+                ),
+                "put it on the parameter without source attribute (the entity), or on the method",
             ),
         );
     }

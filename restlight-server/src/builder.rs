@@ -167,6 +167,51 @@ impl Restlight {
         self
     }
 
+    /// Registers a codec; one registered for the same media type is
+    /// replaced. See [`AppBuilder::codec`].
+    ///
+    /// Default: the built-in codecs of the enabled features.
+    pub fn codec(mut self, codec: impl restlight_core::codec::Codec) -> Self {
+        self.app = self.app.codec(codec);
+        self
+    }
+
+    /// Lets the query parameter `name` choose the codec (`?format=msgpack`).
+    /// See [`AppBuilder::format_parameter`].
+    ///
+    /// Default is off.
+    pub fn format_parameter(mut self, name: &str) -> Self {
+        self.app = self.app.format_parameter(name);
+        self
+    }
+
+    /// Lets a path suffix choose the codec (`/ping.json`).
+    /// See [`AppBuilder::format_suffix`].
+    ///
+    /// Default is off.
+    pub fn format_suffix(mut self, enabled: bool) -> Self {
+        self.app = self.app.format_suffix(enabled);
+        self
+    }
+
+    /// Whether responses are compressed by `Accept-Encoding` (feature
+    /// `compression`). See [`AppBuilder::compression`].
+    ///
+    /// Default is on when the feature is enabled.
+    pub fn compression(mut self, enabled: bool) -> Self {
+        self.app = self.app.compression(enabled);
+        self
+    }
+
+    /// The smallest response body compressed, in bytes.
+    /// See [`AppBuilder::compression_threshold`].
+    ///
+    /// Default is 1 KiB.
+    pub fn compression_threshold(mut self, bytes: usize) -> Self {
+        self.app = self.app.compression_threshold(bytes);
+        self
+    }
+
     /// The TCP port to listen on; `0` lets the system pick one (read it back
     /// with [`ServerHandle::local_addr`]).
     ///
