@@ -393,7 +393,7 @@ impl AppBuilder {
                 let wraps = std::mem::take(&mut self.layers);
                 let url_format = UrlFormat::new(&self.url_format, &self.codecs);
                 let codecs = Arc::new(std::mem::take(&mut self.codecs));
-                let compression = self.compression.clone();
+                let compression = self.compression;
                 let inner = Arc::new_cyclic(|weak| Inner {
                     router,
                     routes: compiled,
