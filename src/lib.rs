@@ -58,6 +58,12 @@
 //! | `#[context]` | parameter | the request (`&RequestContext`, `&HeaderMap`, `&Uri`, `&Method`) or a bean registered with `.bean(..)` |
 //! | (none) | one parameter | the entity, decoded by Content-Type |
 //!
+//! The entity can also be a [`BodyStream`] (the body as it arrives) or a
+//! [`Multipart`] (a `multipart/form-data` body, field by field as it
+//! arrives, with [`MultipartLimits`] and uploads spooled to disk as
+//! [`SpooledFile`]s); either way the route does not read the body in full
+//! first.
+//!
 //! Framework errors are RFC 9457 problem details; see [`HttpError`].
 //!
 //! ## Where handlers run
@@ -97,6 +103,7 @@ pub use restlight_core::{
 };
 pub use restlight_core::{delete, get, head, options, patch, post, put, route};
 pub use restlight_core::{BodyStream, BodyTimeout, Event, Sse};
+pub use restlight_core::{Field, Multipart, MultipartLimits, SpooledFile};
 pub use restlight_macros::{
     consumes, delete, get, head, max_body, options, patch, path, post, produces, put, scheduled,
 };
@@ -128,7 +135,8 @@ pub mod prelude {
     pub use crate::{consumes, max_body, produces, scheduled};
     pub use crate::{
         delete, get, head, options, patch, post, put, BodyStream, Created, Entity, Event, FailFast, HttpError,
-        IntoResponse, Json, NoContent, RequestContext, ResponseBuilder, Restlight, Scheduler, Sse, StatusCode,
+        IntoResponse, Json, Multipart, MultipartLimits, NoContent, RequestContext, ResponseBuilder, Restlight,
+        Scheduler, Sse, StatusCode,
     };
 }
 

@@ -16,6 +16,7 @@ mod error;
 mod executor;
 mod handler;
 pub mod media;
+mod multipart;
 mod param;
 #[doc(hidden)]
 pub mod private;
@@ -36,6 +37,7 @@ pub use executor::{
     Executor, ExecutorMetrics, FailFast, QueueWait, ReceivedAt, RuntimeExecutor, Scheduler, DEFAULT_QUEUE,
 };
 pub use handler::{Bindings, BoxFuture, Handler};
+pub use multipart::{Field, Multipart, MultipartLimits, SpooledFile};
 pub use param::FromParam;
 pub use request::RequestContext;
 pub use response::{Created, Entity, IntoResponse, Json, NoContent, Response, ResponseBuilder};
