@@ -65,6 +65,12 @@
 //! | `#[exception_handler]` | method `fn(&self, e: &E) -> impl IntoResponse` | maps the resource's handler errors of type `E` (before global mappers) |
 //! | `#[restlight::interceptor(includes = [..], excludes = [..], order = N)]` | `impl Interceptor for T` | registers a `Default`-built interceptor |
 //!
+//! The entity can also be a [`BodyStream`] (the body as it arrives) or a
+//! [`Multipart`] (a `multipart/form-data` body, field by field as it
+//! arrives, with [`MultipartLimits`] and uploads spooled to disk as
+//! [`SpooledFile`]s); either way the route does not read the body in full
+//! first.
+//!
 //! Framework errors are RFC 9457 problem details; see [`HttpError`].
 //!
 //! ## Where handlers run
@@ -106,6 +112,7 @@ pub use restlight_core::{delete, get, head, options, patch, post, put, route};
 pub use restlight_core::{filter, intercept, layer, mapper};
 pub use restlight_core::{BodyStream, BodyTimeout, Event, Sse};
 pub use restlight_core::{ExceptionMapper, Failure, Fallible, RequestHead};
+pub use restlight_core::{Field, Multipart, MultipartLimits, SpooledFile};
 pub use restlight_macros::{
     compress, consumes, delete, exception_handler, get, head, interceptor, max_body, no_interceptors, options, patch,
     path, post, produces, put, request_serializer, response_serializer, scheduled, serializer, skip_interceptor,
@@ -142,7 +149,8 @@ pub mod prelude {
     };
     pub use crate::{
         delete, get, head, options, patch, post, put, BodyStream, Created, Entity, Event, FailFast, HttpError,
-        IntoResponse, Json, NoContent, RequestContext, ResponseBuilder, Restlight, Scheduler, Sse, StatusCode,
+        IntoResponse, Json, Multipart, MultipartLimits, NoContent, RequestContext, ResponseBuilder, Restlight,
+        Scheduler, Sse, StatusCode,
     };
     pub use crate::{ExceptionMapper, Failure, RequestHead, Response};
     pub use std::ops::ControlFlow;

@@ -22,6 +22,7 @@ pub mod intercept;
 pub mod layer;
 pub mod mapper;
 pub mod media;
+mod multipart;
 mod param;
 #[doc(hidden)]
 pub mod private;
@@ -44,6 +45,7 @@ pub use executor::{
 };
 pub use handler::{Bindings, BoxFuture, Handler};
 pub use mapper::{ExceptionMapper, Failure, Fallible};
+pub use multipart::{Field, Multipart, MultipartLimits, SpooledFile};
 pub use param::FromParam;
 pub use request::{RequestContext, RequestHead};
 pub use response::{Created, Entity, IntoResponse, Json, NoContent, Response, ResponseBuilder};

@@ -270,6 +270,12 @@ impl EntityRaw<crate::BodyStream> for &&EntityProbe<crate::BodyStream> {
     }
 }
 
+impl EntityRaw<crate::Multipart> for &&EntityProbe<crate::Multipart> {
+    fn __rl_read(&self, ctx: &RequestContext, _: &ParamMeta) -> Result<crate::Multipart, HttpError> {
+        crate::Multipart::from_request(ctx)
+    }
+}
+
 /// Entity types read as a stream: the route does not aggregate its body.
 pub trait StreamsBody {
     /// `true`.
@@ -278,6 +284,7 @@ pub trait StreamsBody {
     }
 }
 impl StreamsBody for &&EntityProbe<crate::BodyStream> {}
+impl StreamsBody for &&EntityProbe<crate::Multipart> {}
 
 /// Every other entity type: the body is read in full first.
 pub trait BuffersBody {
@@ -441,7 +448,7 @@ impl<T> WithoutDefault<T> for &DefaultProbe<T> {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be read from the request body",
     label = "the parameter without attribute is the entity, decoded from the body",
-    note = "derive `serde::Deserialize` for `{Self}`, or take `String`, `Bytes` or `Vec<u8>`; a value read from elsewhere needs its attribute (`#[query_param]`, `#[header_param]`, `#[context]`, ...)"
+    note = "derive `serde::Deserialize` for `{Self}`, or take `String`, `Bytes`, `Vec<u8>`, `BodyStream` or `Multipart`; a value read from elsewhere needs its attribute (`#[query_param]`, `#[header_param]`, `#[context]`, ...)"
 )]
 pub trait EntityType {}
 

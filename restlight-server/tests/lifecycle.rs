@@ -165,3 +165,35 @@ fn builder_and_handle_can_cross_threads() {
     send_sync::<restlight_server::ServerHandle>();
     send::<restlight_server::Restlight>();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn graceful_shutdown_lets_an_in_flight_streamed_response_finish() {
+    use futures_util::StreamExt;
+    let started = Arc::new(Notify::new());
+    let signal = Arc::clone(&started);
+    // Five chunks, 200 ms apart: the response is still streaming when shutdown begins.
+    let app = with_ping().route(get("/ticks").handle(move |_ctx| {
+        signal.notify_one();
+        async move {
+            let ticks = futures_util::stream::iter(0..5).then(|i| async move {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                Ok::<_, std::io::Error>(bytes::Bytes::from(format!("tick{i};")))
+            });
+            restlight_core::Body::from_byte_stream(ticks)
+        }
+    }));
+    let server = app.start().unwrap();
+    let addr = server.local_addr();
+
+    let in_flight = tokio::spawn(async move {
+        let response = reqwest::get(url(addr, "/ticks")).await.unwrap();
+        (response.status(), response.text().await.unwrap())
+    });
+    started.notified().await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    let shutdown = tokio::task::spawn_blocking(move || server.shutdown());
+    let (status, body) = in_flight.await.unwrap();
+    assert_eq!((status.as_u16(), body.as_str()), (200, "tick0;tick1;tick2;tick3;tick4;"));
+    shutdown.await.unwrap();
+}
