@@ -66,7 +66,9 @@ impl App {
             RequestContext::new(parts, body, found.params, found.matrix, remote, produce.clone())
         };
         let res = run(route, ctx, received).await;
-        finish(res, produce.as_ref(), accept.as_ref().and_then(|v| v.to_str().ok()), head)
+        let mut res = finish(res, produce.as_ref(), accept.as_ref().and_then(|v| v.to_str().ok()), head);
+        res.extensions_mut().insert(crate::MatchedRoute(found.index));
+        res
     }
 }
 

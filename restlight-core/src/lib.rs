@@ -15,6 +15,7 @@ mod dispatch;
 mod error;
 mod executor;
 mod handler;
+mod matched;
 pub mod media;
 mod param;
 #[doc(hidden)]
@@ -36,6 +37,7 @@ pub use executor::{
     Executor, ExecutorMetrics, FailFast, QueueWait, ReceivedAt, RuntimeExecutor, Scheduler, DEFAULT_QUEUE,
 };
 pub use handler::{Bindings, BoxFuture, Handler};
+pub use matched::MatchedRoute;
 pub use param::FromParam;
 pub use request::RequestContext;
 pub use response::{Created, Entity, IntoResponse, Json, NoContent, Response, ResponseBuilder};

@@ -8,6 +8,7 @@ use restlight_core::{App, AppBuilder, Executor, Result, Route, Scheduler};
 
 use crate::handle::ServerHandle;
 use crate::launch::{launch, Signals};
+use crate::ops::{AccessLog, Actuator};
 use crate::options::ServerOptions;
 
 /// The name of the business executor, as routes name it.
@@ -38,6 +39,10 @@ pub struct Restlight {
     pub(crate) options: ServerOptions,
     /// Whether the user registered an executor named `"biz"` themselves.
     pub(crate) user_biz: bool,
+    /// The actuator endpoints, when on.
+    pub(crate) actuator: Option<Actuator>,
+    /// The access log, when on.
+    pub(crate) access_log: Option<AccessLog>,
 }
 
 impl Restlight {
@@ -221,7 +226,29 @@ impl Restlight {
         self
     }
 
-    /// Compiles the application without serving it.
+    /// Serves the actuator endpoints (health, info and, when exposed,
+    /// metrics, routes, config, executors) under its base path, on the
+    /// application's port or one of their own. See [`Actuator`].
+    ///
+    /// Default: off.
+    pub fn actuator(mut self, actuator: Actuator) -> Self {
+        self.actuator = Some(actuator);
+        self
+    }
+
+    /// Writes one access-log line per request through `tracing` (target
+    /// `restlight::access`) and optionally to a daily file. See
+    /// [`AccessLog`].
+    ///
+    /// Default: off.
+    pub fn access_log(mut self, log: AccessLog) -> Self {
+        self.access_log = Some(log);
+        self
+    }
+
+    /// Compiles the application without serving it. The actuator routes
+    /// are included when they share the application's port; `metrics`
+    /// answers 503 there, as nothing is recorded without a server.
     ///
     /// The business executor is the [`App`]'s default one (see
     /// [`Scheduler::default`]) unless one named `"biz"` was registered;
@@ -231,7 +258,13 @@ impl Restlight {
     /// [`restlight_core::Error::Startup`] when the routes do not compile
     /// (conflicts, missing beans or executors).
     pub fn build(self) -> Result<App> {
-        Ok(self.app.build()?)
+        let ops = self.actuator.map(crate::ops::OpsShared::new);
+        let (app, _) = crate::launch::attach_actuator(self.app, ops.as_ref());
+        let app = app.build()?;
+        if let Some(ops) = ops {
+            ops.fill(&app, &self.options);
+        }
+        Ok(app)
     }
 
     /// Compiles the application and wraps it in the in-process mock client.
