@@ -37,6 +37,7 @@ pub(crate) struct Ready {
 
 /// Spawns the server thread and waits until it listens (or failed to).
 pub(crate) fn launch(restlight: Restlight, signals: Signals) -> Result<ServerHandle> {
+    let restlight = restlight.resolve_config(std::env::vars()).map_err(crate::builder::config_error)?;
     let (ready_tx, ready_rx) = mpsc::sync_channel(1);
     let (stop_tx, stop_rx) = watch::channel(false);
     let (done_tx, done_rx) = oneshot::channel();
@@ -72,7 +73,7 @@ fn server_thread(
     ready: &mpsc::SyncSender<Result<Ready>>,
     counters: Arc<Counters>,
 ) {
-    let Restlight { app, options, user_biz, actuator, access_log } = restlight;
+    let Restlight { app, options, user_biz, actuator, access_log, .. } = restlight;
     let runtimes = match Runtimes::build(&options) {
         Ok(runtimes) => runtimes,
         Err(err) => {

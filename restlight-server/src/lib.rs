@@ -109,6 +109,7 @@ mod sniff;
 mod tls;
 
 pub use builder::Restlight;
+pub use config::{ConfigError, ENV_PREFIX};
 pub use handle::ServerHandle;
 pub use ops::{AccessLog, Actuator, Endpoint, Health, UnknownEndpoint, ACCESS_TARGET, DEFAULT_BASE_PATH};
 pub use protect::{IpRange, IpRangeError, LoadShedding, Refusal, ServerStats};
