@@ -100,6 +100,7 @@ pub use restlight_core::{BodyStream, BodyTimeout, Event, Sse};
 pub use restlight_macros::{
     consumes, delete, get, head, max_body, options, patch, path, post, produces, put, scheduled,
 };
+pub use restlight_server::{AccessLog, Actuator, ConfigError, Endpoint, Health, UnknownEndpoint};
 #[cfg(feature = "tls")]
 pub use restlight_server::{ClientAuth, TlsConfig, TlsError};
 pub use restlight_server::{IpRange, IpRangeError, LoadShedding, Refusal, Restlight, ServerHandle, ServerStats};
