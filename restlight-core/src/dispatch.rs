@@ -123,11 +123,13 @@ impl App {
         let forced = route.codecs.response.as_ref().or(url.codec.as_ref());
         let res = codec::respond(res, &self.inner.codecs, &route.codecs.produces, forced, accept);
         let res = finish(res, produce.as_ref(), accept, head);
-        if route.compress {
+        let mut res = if route.compress {
             compress::response(res, accept_encoding.as_ref(), self.inner.compression)
         } else {
             res
-        }
+        };
+        res.extensions_mut().insert(crate::MatchedRoute(found.index));
+        res
     }
 }
 

@@ -21,6 +21,7 @@ mod handler;
 pub mod intercept;
 pub mod layer;
 pub mod mapper;
+mod matched;
 pub mod media;
 mod multipart;
 mod param;
@@ -45,6 +46,7 @@ pub use executor::{
 };
 pub use handler::{Bindings, BoxFuture, Handler};
 pub use mapper::{ExceptionMapper, Failure, Fallible};
+pub use matched::MatchedRoute;
 pub use multipart::{Field, Multipart, MultipartLimits, SpooledFile};
 pub use param::FromParam;
 pub use request::{RequestContext, RequestHead};

@@ -9,8 +9,10 @@ use restlight_core::layer::AppStack;
 use restlight_core::test::MockClient;
 use restlight_core::{App, AppBuilder, ExceptionMapper, Executor, Result, Route, Scheduler};
 
+use crate::config::ConfigError;
 use crate::handle::ServerHandle;
 use crate::launch::{launch, Signals};
+use crate::ops::{AccessLog, Actuator};
 use crate::options::ServerOptions;
 
 /// The name of the business executor, as routes name it.
@@ -41,6 +43,14 @@ pub struct Restlight {
     pub(crate) options: ServerOptions,
     /// Whether the user registered an executor named `"biz"` themselves.
     pub(crate) user_biz: bool,
+    /// The actuator endpoints, when on.
+    pub(crate) actuator: Option<Actuator>,
+    /// The access log, when on.
+    pub(crate) access_log: Option<AccessLog>,
+    /// Settings read from a configuration file, applied over the code's.
+    pub(crate) file_config: Option<crate::config::ServerSection>,
+    /// Whether `RESTLIGHT_SERVER_*` variables are ignored.
+    pub(crate) ignore_env: bool,
 }
 
 impl Restlight {
@@ -315,7 +325,103 @@ impl Restlight {
         self
     }
 
-    /// Compiles the application without serving it.
+    /// Serves the actuator endpoints (health, info and, when exposed,
+    /// metrics, routes, config, executors) under its base path, on the
+    /// application's port or one of their own. See [`Actuator`].
+    ///
+    /// Default: off.
+    pub fn actuator(mut self, actuator: Actuator) -> Self {
+        self.actuator = Some(actuator);
+        self
+    }
+
+    /// Writes one access-log line per request through `tracing` (target
+    /// `restlight::access`) and optionally to a daily file. See
+    /// [`AccessLog`].
+    ///
+    /// Default: off.
+    pub fn access_log(mut self, log: AccessLog) -> Self {
+        self.access_log = Some(log);
+        self
+    }
+
+    /// A builder with the settings of a TOML file (see
+    /// [`config_file`](Self::config_file)).
+    ///
+    /// # Errors
+    /// As [`config_file`](Self::config_file).
+    pub fn from_config_file(path: impl AsRef<std::path::Path>) -> std::result::Result<Self, ConfigError> {
+        Self::new().config_file(path)
+    }
+
+    /// Reads server settings from a TOML file now; they are applied at
+    /// `start`, `run` or `build`, over the values set in code (wherever
+    /// this call stands), and under the `RESTLIGHT_SERVER_*` environment
+    /// variables. Precedence: **code < file < environment**.
+    ///
+    /// The file has a `[server]` table whose keys are the setters' names,
+    /// durations in milliseconds with an `_ms` suffix:
+    ///
+    /// ```toml
+    /// [server]
+    /// port = 9090
+    /// bind = "127.0.0.1"
+    /// io_threads = 4
+    /// biz_threads = 16
+    /// shutdown_timeout_ms = 10000
+    /// max_body_size = 1048576
+    /// allow_ips = ["10.0.0.0/8"]
+    /// ```
+    ///
+    /// Also: `header_read_timeout_ms`, `idle_timeout_ms`, `max_header_size`,
+    /// `h2_max_concurrent_streams`, `max_headers`,
+    /// `h2_initial_stream_window_size`, `h2_initial_connection_window_size`,
+    /// `h2_keep_alive_interval_ms` (0 = off), `h2_keep_alive_timeout_ms`,
+    /// `h2_max_pending_accept_reset_streams`,
+    /// `h2_max_local_error_reset_streams`, `body_read_timeout_ms`,
+    /// `write_timeout_ms`, `max_connections`, `max_connections_per_second`
+    /// (0 = off). TLS, load shedding and executors are set in code only.
+    ///
+    /// # Errors
+    /// [`ConfigError::Read`] when the file cannot be read,
+    /// [`ConfigError::Parse`] on a syntax error, a wrong type or an unknown
+    /// key (named), [`ConfigError::Invalid`] for a malformed IP range.
+    pub fn config_file(mut self, path: impl AsRef<std::path::Path>) -> std::result::Result<Self, ConfigError> {
+        let file = crate::config::FileConfig::read(path.as_ref())?;
+        file.server.check()?;
+        self.file_config = Some(file.server);
+        Ok(self)
+    }
+
+    /// Ignores the `RESTLIGHT_SERVER_*` environment variables.
+    ///
+    /// Default: they are read at `start`, `run` and `build`, and override
+    /// both the code and the configuration file. Each is named after a
+    /// configuration key in upper case: `RESTLIGHT_SERVER_PORT`,
+    /// `RESTLIGHT_SERVER_IO_THREADS`, `RESTLIGHT_SERVER_ALLOW_IPS`
+    /// (comma-separated), ...; an unknown one is an error naming it.
+    pub fn ignore_env(mut self) -> Self {
+        self.ignore_env = true;
+        self
+    }
+
+    /// Applies the configuration file, then the environment.
+    pub(crate) fn resolve_config(
+        mut self,
+        env: impl IntoIterator<Item = (String, String)>,
+    ) -> std::result::Result<Self, ConfigError> {
+        if let Some(file) = self.file_config.take() {
+            self = file.apply(self)?;
+        }
+        if !self.ignore_env {
+            self = crate::config::ServerSection::from_env(env)?.apply(self)?;
+        }
+        Ok(self)
+    }
+
+    /// Compiles the application without serving it. The actuator routes
+    /// are included when they share the application's port; `metrics`
+    /// answers 503 there, as nothing is recorded without a server.
     ///
     /// The business executor is the [`App`]'s default one (see
     /// [`Scheduler::default`]) unless one named `"biz"` was registered;
@@ -325,7 +431,18 @@ impl Restlight {
     /// [`restlight_core::Error::Startup`] when the routes do not compile
     /// (conflicts, missing beans or executors).
     pub fn build(self) -> Result<App> {
-        Ok(self.app.build()?)
+        let this = self.resolve_config(std::env::vars()).map_err(config_error)?;
+        this.build_resolved()
+    }
+
+    fn build_resolved(self) -> Result<App> {
+        let ops = self.actuator.map(crate::ops::OpsShared::new);
+        let (app, _) = crate::launch::attach_actuator(self.app, ops.as_ref());
+        let app = app.build()?;
+        if let Some(ops) = ops {
+            ops.fill(&app, &self.options);
+        }
+        Ok(app)
     }
 
     /// Compiles the application and wraps it in the in-process mock client.
@@ -378,4 +495,10 @@ impl Restlight {
     pub fn start(self) -> Result<ServerHandle> {
         launch(self, Signals::Ignore)
     }
+}
+
+/// A configuration error as the server's error type: `Io` of kind
+/// `InvalidInput`, with the [`ConfigError`] inside (`get_ref`/`downcast`).
+pub(crate) fn config_error(err: ConfigError) -> restlight_core::Error {
+    restlight_core::Error::Io(std::io::Error::new(std::io::ErrorKind::InvalidInput, err))
 }

@@ -40,6 +40,8 @@ pub(crate) struct ConnContext {
     idle_timeout: Duration,
     body_read_timeout: Duration,
     write_timeout: Duration,
+    /// Metrics and access log, when either is on.
+    pub(crate) observe: Option<Arc<crate::ops::Observe>>,
 }
 
 impl ConnContext {
@@ -75,6 +77,7 @@ impl ConnContext {
             idle_timeout: options.idle_timeout,
             body_read_timeout: options.limits.body_read_timeout,
             write_timeout: options.limits.write_timeout,
+            observe: None,
         })
     }
 }
@@ -130,7 +133,8 @@ where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     let activity = Activity::new();
-    let service = AppService::new(ctx.app.clone(), remote, Arc::clone(&activity), ctx.body_read_timeout);
+    let service =
+        AppService::new(ctx.app.clone(), remote, Arc::clone(&activity), ctx.body_read_timeout, ctx.observe.clone());
     let io = TokioIo::new(TimedIo::new(stream, ctx.write_timeout));
     match protocol {
         Protocol::Http1 => {

@@ -28,6 +28,7 @@ pub struct ServerHandle {
     done: Option<oneshot::Receiver<()>>,
     shutdown_timeout: Duration,
     counters: Arc<Counters>,
+    actuator_addr: Option<SocketAddr>,
 }
 
 impl ServerHandle {
@@ -40,7 +41,29 @@ impl ServerHandle {
         shutdown_timeout: Duration,
         counters: Arc<Counters>,
     ) -> Self {
-        Self { addr, app, stop, thread: Some(thread), done: Some(done), shutdown_timeout, counters }
+        Self {
+            addr,
+            app,
+            stop,
+            thread: Some(thread),
+            done: Some(done),
+            shutdown_timeout,
+            counters,
+            actuator_addr: None,
+        }
+    }
+
+    pub(crate) fn with_actuator_addr(mut self, addr: Option<SocketAddr>) -> Self {
+        self.actuator_addr = addr;
+        self
+    }
+
+    /// The address of the actuator's own listener, when
+    /// [`Actuator::port`](crate::Actuator::port) gave it one (with the real
+    /// port when port 0 was asked for).
+    #[must_use]
+    pub fn actuator_addr(&self) -> Option<SocketAddr> {
+        self.actuator_addr
     }
 
     /// The connection counters now: open connections, accepted ones, and

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
-use restlight_core::App;
+use restlight_core::{App, AppBuilder};
 use restlight_core::{Error, Result, Scheduler};
 use tokio::net::TcpListener;
 use tokio::sync::{oneshot, watch};
@@ -15,6 +15,7 @@ use tokio::sync::{oneshot, watch};
 use crate::builder::{Restlight, BIZ};
 use crate::conn::ConnContext;
 use crate::handle::ServerHandle;
+use crate::ops::{Endpoint, Observe, OpsShared, RequestMetrics, Scrape};
 use crate::protect::Counters;
 use crate::runtime::Runtimes;
 use crate::serve::serve;
@@ -27,8 +28,16 @@ pub(crate) enum Signals {
     Ignore,
 }
 
+/// What the server thread reports once it listens.
+pub(crate) struct Ready {
+    addr: SocketAddr,
+    actuator_addr: Option<SocketAddr>,
+    app: App,
+}
+
 /// Spawns the server thread and waits until it listens (or failed to).
 pub(crate) fn launch(restlight: Restlight, signals: Signals) -> Result<ServerHandle> {
+    let restlight = restlight.resolve_config(std::env::vars()).map_err(crate::builder::config_error)?;
     let (ready_tx, ready_rx) = mpsc::sync_channel(1);
     let (stop_tx, stop_rx) = watch::channel(false);
     let (done_tx, done_rx) = oneshot::channel();
@@ -40,7 +49,10 @@ pub(crate) fn launch(restlight: Restlight, signals: Signals) -> Result<ServerHan
         let _ = done_tx.send(());
     })?;
     match ready_rx.recv() {
-        Ok(Ok((addr, app))) => Ok(ServerHandle::new(addr, app, stop_tx, thread, done_rx, shutdown_timeout, counters)),
+        Ok(Ok(Ready { addr, actuator_addr, app })) => {
+            Ok(ServerHandle::new(addr, app, stop_tx, thread, done_rx, shutdown_timeout, counters)
+                .with_actuator_addr(actuator_addr))
+        }
         Ok(Err(err)) => {
             let _ = thread.join();
             Err(err)
@@ -53,14 +65,15 @@ pub(crate) fn launch(restlight: Restlight, signals: Signals) -> Result<ServerHan
 }
 
 /// Builds everything, reports readiness, serves until stopped, tears down.
+#[allow(clippy::too_many_lines)]
 fn server_thread(
     restlight: Restlight,
     signals: Signals,
     stop: watch::Receiver<bool>,
-    ready: &mpsc::SyncSender<Result<(SocketAddr, App)>>,
+    ready: &mpsc::SyncSender<Result<Ready>>,
     counters: Arc<Counters>,
 ) {
-    let Restlight { app, options, user_biz } = restlight;
+    let Restlight { app, options, user_biz, actuator, access_log, .. } = restlight;
     let runtimes = match Runtimes::build(&options) {
         Ok(runtimes) => runtimes,
         Err(err) => {
@@ -69,31 +82,67 @@ fn server_thread(
         }
     };
     let app = if user_biz { app } else { app.scheduler(BIZ, Scheduler::threads(options.biz_threads())) };
-    let app = match app.build() {
-        Ok(app) => app,
+    let ops = actuator.map(OpsShared::new);
+    let (app, mgmt) = attach_actuator(app, ops.as_ref());
+    let built = app.build().and_then(|app| mgmt.map(AppBuilder::build).transpose().map(|mgmt| (app, mgmt)));
+    let (app, mgmt_app) = match built {
+        Ok(built) => built,
         Err(err) => {
             let _ = ready.send(Err(err.into()));
             runtimes.shutdown();
             return;
         }
     };
-    let bound = runtimes.io.block_on(async {
-        let listener = TcpListener::bind(options.addr).await?;
-        let addr = listener.local_addr()?;
-        io::Result::Ok((listener, addr))
+    let metrics = ops.as_ref().and_then(|ops| {
+        ops.fill(&app, &options);
+        let metrics = ops.settings.exposes(Endpoint::Metrics).then(|| Arc::new(RequestMetrics::new(&app)))?;
+        let _ = ops.scrape.set(Arc::new(Scrape {
+            requests: Arc::clone(&metrics),
+            counters: Arc::clone(&counters),
+            app: app.clone(),
+        }));
+        Some(metrics)
     });
-    let (listener, addr) = match bound {
+    let observe = Observe::new(&app, metrics, access_log.as_ref());
+
+    let mgmt_port = ops.as_ref().and_then(|ops| ops.settings.port);
+    let bound = runtimes.io.block_on(async {
+        let listener = TcpListener::bind(options.addr).await.map_err(|e| bind_error(e, options.addr))?;
+        let addr = listener.local_addr()?;
+        let mgmt = match mgmt_port {
+            Some(port) => {
+                let at = SocketAddr::new(options.addr.ip(), port);
+                let listener = TcpListener::bind(at).await.map_err(|e| bind_error(e, at))?;
+                let addr = listener.local_addr()?;
+                Some((listener, addr))
+            }
+            None => None,
+        };
+        io::Result::Ok((listener, addr, mgmt))
+    });
+    let (listener, addr, mgmt_listener) = match bound {
         Ok(bound) => bound,
         Err(err) => {
-            let _ = ready
-                .send(Err(Error::Io(io::Error::new(err.kind(), format!("cannot listen on {}: {err}", options.addr)))));
+            let _ = ready.send(Err(Error::Io(err)));
             runtimes.shutdown();
             return;
         }
     };
 
-    let ctx = match ConnContext::new(app.clone(), &options, counters) {
-        Ok(ctx) => Arc::new(ctx),
+    let contexts = ConnContext::new(app.clone(), &options, counters).and_then(|ctx| {
+        let mgmt = match (mgmt_app, mgmt_listener) {
+            (Some(mgmt_app), Some((listener, addr))) => {
+                Some((listener, addr, ConnContext::new(mgmt_app, &options, Arc::new(Counters::default()))?))
+            }
+            _ => None,
+        };
+        Ok((ctx, mgmt))
+    });
+    let (ctx, mgmt) = match contexts {
+        Ok((mut ctx, mgmt)) => {
+            ctx.observe = observe;
+            (Arc::new(ctx), mgmt)
+        }
         Err(err) => {
             let _ = ready.send(Err(conn_error(err)));
             runtimes.shutdown();
@@ -102,16 +151,65 @@ fn server_thread(
     };
     let scheme = if ctx.is_tls() { "https" } else { "http" };
     tracing::info!(%addr, "restlight listening on {scheme}://{addr}");
-    let _ = ready.send(Ok((addr, app.clone())));
-    let stop = reject_queued_after(stop_signal(stop, signals), app.clone(), options.shutdown_timeout);
+    let actuator_addr = mgmt.as_ref().map(|(_, addr, _)| *addr);
+    if let Some(at) = actuator_addr {
+        tracing::info!(%at, "restlight actuator listening on {scheme}://{at}");
+    }
+    let _ = ready.send(Ok(Ready { addr, actuator_addr, app: app.clone() }));
+    let stop = mark_shutting_down(stop_signal(stop, signals), ops.clone());
+    let stop = reject_queued_after(stop, app.clone(), options.shutdown_timeout);
     let timeout = options.shutdown_timeout + QUEUE_FLUSH_GRACE;
-    runtimes.io.block_on(serve(listener, ctx, stop, force_signal(signals), timeout));
+    runtimes.io.block_on(async move {
+        let (mgmt_stop_tx, mut mgmt_stop_rx) = watch::channel(false);
+        let mgmt_task = mgmt.map(|(listener, _, ctx)| {
+            let stop = async move {
+                let _ = mgmt_stop_rx.wait_for(|stop| *stop).await;
+            };
+            tokio::spawn(serve(listener, Arc::new(ctx), stop, std::future::pending(), MGMT_DRAIN))
+        });
+        serve(listener, ctx, stop, force_signal(signals), timeout).await;
+        // The management listener outlives the application's drain, so
+        // probes see readiness DOWN until the very end.
+        mgmt_stop_tx.send_replace(true);
+        if let Some(task) = mgmt_task {
+            let _ = task.await;
+        }
+    });
     runtimes.shutdown();
     // The application's executors are idle now: every request future was
     // dropped with the IO runtime. The handle may still hold the app (for
     // its metrics); their runtimes go with the last reference.
     drop(app);
     tracing::info!(%addr, "restlight stopped");
+}
+
+/// How long the management listener's connections get to finish once the
+/// application is drained.
+const MGMT_DRAIN: Duration = Duration::from_secs(1);
+
+/// Adds the actuator routes to the application, or returns the builder of
+/// the management application when they have a port of their own.
+pub(crate) fn attach_actuator(app: AppBuilder, ops: Option<&Arc<OpsShared>>) -> (AppBuilder, Option<AppBuilder>) {
+    let Some(ops) = ops else { return (app, None) };
+    let routes = ops.routes();
+    if ops.settings.port.is_some() {
+        let mgmt = routes.into_iter().fold(AppBuilder::new().annotated_routes(false), AppBuilder::route);
+        (app, Some(mgmt))
+    } else {
+        (routes.into_iter().fold(app, AppBuilder::route), None)
+    }
+}
+
+fn bind_error(err: io::Error, at: SocketAddr) -> io::Error {
+    io::Error::new(err.kind(), format!("cannot listen on {at}: {err}"))
+}
+
+/// Completes with `stop`, after turning readiness DOWN.
+async fn mark_shutting_down(stop: impl Future<Output = ()>, ops: Option<Arc<OpsShared>>) {
+    stop.await;
+    if let Some(ops) = ops {
+        ops.shutting_down.store(true, std::sync::atomic::Ordering::Release);
+    }
 }
 
 /// How long the connections get, after the shutdown timeout, to write the

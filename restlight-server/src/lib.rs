@@ -92,10 +92,12 @@
 
 mod activity;
 mod builder;
+mod config;
 mod conn;
 mod handle;
 mod launch;
 mod limits;
+mod ops;
 mod options;
 mod protect;
 mod runtime;
@@ -107,7 +109,9 @@ mod sniff;
 mod tls;
 
 pub use builder::Restlight;
+pub use config::{ConfigError, ENV_PREFIX};
 pub use handle::ServerHandle;
+pub use ops::{AccessLog, Actuator, Endpoint, Health, UnknownEndpoint, ACCESS_TARGET, DEFAULT_BASE_PATH};
 pub use protect::{IpRange, IpRangeError, LoadShedding, Refusal, ServerStats};
 #[cfg(feature = "tls")]
 pub use tls::{ClientAuth, TlsConfig, TlsError};

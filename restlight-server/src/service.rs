@@ -20,6 +20,7 @@ use restlight_core::{App, ReceivedAt};
 
 use crate::activity::{Activity, InFlight};
 use crate::limits::TimedBody;
+use crate::ops::{Counted, Finish, Observe};
 
 type CoreBody = restlight_core::Body;
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -31,11 +32,19 @@ pub(crate) struct AppService {
     remote: SocketAddr,
     activity: Arc<Activity>,
     body_read_timeout: Duration,
+    /// Metrics and access log, when either is on.
+    observe: Option<Arc<Observe>>,
 }
 
 impl AppService {
-    pub(crate) fn new(app: App, remote: SocketAddr, activity: Arc<Activity>, body_read_timeout: Duration) -> Self {
-        Self { app, remote, activity, body_read_timeout }
+    pub(crate) fn new(
+        app: App,
+        remote: SocketAddr,
+        activity: Arc<Activity>,
+        body_read_timeout: Duration,
+        observe: Option<Arc<Observe>>,
+    ) -> Self {
+        Self { app, remote, activity, body_read_timeout, observe }
     }
 }
 
@@ -49,10 +58,13 @@ impl hyper::service::Service<http::Request<Incoming>> for AppService {
         let app = self.app.clone();
         let remote = self.remote;
         let in_flight = self.activity.begin();
-        let req = req.map(|body| TimedBody::new(body, self.body_read_timeout));
+        let pending = self.observe.as_ref().map(|o| o.begin(&req, remote));
+        let metrics = self.observe.as_ref().and_then(|o| o.metrics().cloned());
+        let req = req.map(|body| Counted::new(TimedBody::new(body, self.body_read_timeout), metrics));
         Box::pin(async move {
             let response = app.dispatch(req, Some(remote)).await;
-            Ok(response.map(|body| ResponseBody { inner: body, _in_flight: in_flight }))
+            let finish = pending.map(|p| p.respond(&response));
+            Ok(response.map(|body| ResponseBody { inner: body, finish, _in_flight: in_flight }))
         })
     }
 }
@@ -61,6 +73,8 @@ impl hyper::service::Service<http::Request<Incoming>> for AppService {
 /// has been sent or dropped.
 pub(crate) struct ResponseBody {
     inner: CoreBody,
+    /// Records metrics and the access-log line when dropped.
+    finish: Option<Finish>,
     _in_flight: InFlight,
 }
 
@@ -75,7 +89,13 @@ impl Body for ResponseBody {
     type Error = <CoreBody as Body>::Error;
 
     fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
-        Pin::new(&mut self.inner).poll_frame(cx)
+        let polled = Pin::new(&mut self.inner).poll_frame(cx);
+        if let (Some(finish), Poll::Ready(Some(Ok(frame)))) = (&mut self.finish, &polled) {
+            if let Some(data) = frame.data_ref() {
+                finish.sent(data.len());
+            }
+        }
+        polled
     }
 
     fn is_end_stream(&self) -> bool {

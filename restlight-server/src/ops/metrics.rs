@@ -1,0 +1,258 @@
+//! Request metrics in the Prometheus text exposition format.
+//!
+//! Recording is lock-free: each compiled route gets its counters at startup
+//! (a slot per status code and a fixed-bucket latency histogram, all
+//! atomics), found by the route's index ([`MatchedRoute`]) rather than by a
+//! label lookup. A scrape reads the atomics and encodes them with
+//! `prometheus-client`.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use prometheus_client::collector::Collector;
+use prometheus_client::encoding::{DescriptorEncoder, EncodeMetric, NoLabelSet};
+use prometheus_client::metrics::counter::ConstCounter;
+use prometheus_client::metrics::gauge::ConstGauge;
+use prometheus_client::metrics::MetricType;
+use prometheus_client::registry::Registry;
+use restlight_core::{App, ExecutorMetrics};
+
+use crate::protect::Counters;
+
+/// Upper bounds of the latency buckets, in seconds (Prometheus' defaults).
+const BOUNDS: [f64; 11] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0];
+/// The same bounds in nanoseconds, for recording without floats.
+const BOUNDS_NANOS: [u64; 11] = [
+    5_000_000,
+    10_000_000,
+    25_000_000,
+    50_000_000,
+    100_000_000,
+    250_000_000,
+    500_000_000,
+    1_000_000_000,
+    2_500_000_000,
+    5_000_000_000,
+    10_000_000_000,
+];
+/// Status codes 100 to 599 get a slot each; anything else lands in 599's.
+const STATUSES: usize = 500;
+
+/// The counters of one route (or of the requests no route answered).
+#[derive(Debug)]
+pub(crate) struct RouteStats {
+    method: String,
+    template: String,
+    statuses: Box<[AtomicU64]>,
+    /// Per-bucket counts: `buckets[i]` counts durations in
+    /// `(BOUNDS[i-1], BOUNDS[i]]`, the last slot those above every bound.
+    buckets: [AtomicU64; BOUNDS.len() + 1],
+    sum_nanos: AtomicU64,
+}
+
+impl RouteStats {
+    fn new(method: &str, template: &str) -> Self {
+        Self {
+            method: method.to_owned(),
+            template: template.to_owned(),
+            statuses: (0..STATUSES).map(|_| AtomicU64::new(0)).collect(),
+            buckets: Default::default(),
+            sum_nanos: AtomicU64::new(0),
+        }
+    }
+
+    fn record(&self, status: u16, elapsed: Duration) {
+        let slot = usize::from(status.clamp(100, 599) - 100);
+        self.statuses[slot].fetch_add(1, Ordering::Relaxed);
+        let nanos = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
+        let bucket = BOUNDS_NANOS.iter().position(|&b| nanos <= b).unwrap_or(BOUNDS.len());
+        self.buckets[bucket].fetch_add(1, Ordering::Relaxed);
+        self.sum_nanos.fetch_add(nanos, Ordering::Relaxed);
+    }
+}
+
+/// Every request counter of one server, shared by the connections (which
+/// record) and the metrics endpoint (which encodes).
+#[derive(Debug)]
+pub(crate) struct RequestMetrics {
+    /// One per compiled route, in [`App::routes`] order.
+    routes: Vec<RouteStats>,
+    /// Requests answered before a route was chosen (404, 405, ...).
+    unmatched: RouteStats,
+    pub(crate) bytes_in: AtomicU64,
+    pub(crate) bytes_out: AtomicU64,
+}
+
+impl RequestMetrics {
+    /// Pre-registers a slot for each route of `app`.
+    pub(crate) fn new(app: &App) -> Self {
+        Self {
+            routes: app.routes().map(|r| RouteStats::new(&r.method, &r.path)).collect(),
+            unmatched: RouteStats::new("", "unmatched"),
+            bytes_in: AtomicU64::new(0),
+            bytes_out: AtomicU64::new(0),
+        }
+    }
+
+    /// Records one finished request: a few relaxed atomic additions.
+    pub(crate) fn record(&self, route: Option<usize>, status: u16, elapsed: Duration, bytes_out: u64) {
+        let stats = route.and_then(|i| self.routes.get(i)).unwrap_or(&self.unmatched);
+        stats.record(status, elapsed);
+        self.bytes_out.fetch_add(bytes_out, Ordering::Relaxed);
+    }
+}
+
+/// What the scrape encodes: the request metrics, the connection counters
+/// and the executors' metrics.
+#[derive(Debug)]
+pub(crate) struct Scrape {
+    pub(crate) requests: Arc<RequestMetrics>,
+    pub(crate) counters: Arc<Counters>,
+    pub(crate) app: App,
+}
+
+impl Scrape {
+    /// The whole exposition, in the Prometheus text format (version 0.0.4
+    /// compatible, ending with `# EOF`).
+    pub(crate) fn encode(self: &Arc<Self>) -> String {
+        let mut registry = Registry::with_prefix("restlight");
+        registry.register_collector(Box::new(Arc::clone(self)));
+        let mut out = String::new();
+        // Writing into a String cannot fail.
+        let _ = prometheus_client::encoding::text::encode(&mut out, &registry);
+        out
+    }
+}
+
+type Labels<'a> = Vec<(&'static str, &'a str)>;
+
+fn counter(encoder: &mut DescriptorEncoder, name: &str, help: &str, value: u64) -> std::fmt::Result {
+    let metric = ConstCounter::new(value);
+    metric.encode(encoder.encode_descriptor(name, help, None, metric.metric_type())?)
+}
+
+fn gauge(encoder: &mut DescriptorEncoder, name: &str, help: &str, value: i64) -> std::fmt::Result {
+    let metric = ConstGauge::new(value);
+    metric.encode(encoder.encode_descriptor(name, help, None, metric.metric_type())?)
+}
+
+fn to_i64(v: usize) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+impl Collector for Scrape {
+    fn encode(&self, mut encoder: DescriptorEncoder) -> std::fmt::Result {
+        let all = || self.requests.routes.iter().chain(std::iter::once(&self.requests.unmatched));
+
+        let mut family = encoder.encode_descriptor(
+            "http_requests",
+            "HTTP requests answered, by route template and status",
+            None,
+            MetricType::Counter,
+        )?;
+        for route in all() {
+            for (slot, n) in route.statuses.iter().enumerate() {
+                let n = n.load(Ordering::Relaxed);
+                if n == 0 {
+                    continue;
+                }
+                let status = (slot + 100).to_string();
+                let labels: Labels = vec![("method", &route.method), ("route", &route.template), ("status", &status)];
+                family.encode_family(&labels)?.encode_counter::<NoLabelSet, _, u64>(&n, None)?;
+            }
+        }
+
+        let mut family = encoder.encode_descriptor(
+            "http_request_duration_seconds",
+            "Time from receiving a request to the end of its response body, by route template",
+            None,
+            MetricType::Histogram,
+        )?;
+        for route in all() {
+            // The encoder takes per-bucket counts and accumulates them;
+            // `f64::MAX` is its `+Inf`.
+            let mut count = 0;
+            let mut buckets = Vec::with_capacity(BOUNDS.len() + 1);
+            for (i, slot) in route.buckets.iter().enumerate() {
+                let n = slot.load(Ordering::Relaxed);
+                count += n;
+                buckets.push((BOUNDS.get(i).copied().unwrap_or(f64::MAX), n));
+            }
+            if count == 0 {
+                continue;
+            }
+            #[allow(clippy::cast_precision_loss)]
+            let sum = route.sum_nanos.load(Ordering::Relaxed) as f64 / 1e9;
+            let labels: Labels = vec![("method", &route.method), ("route", &route.template)];
+            family.encode_family(&labels)?.encode_histogram::<NoLabelSet>(sum, count, &buckets, None)?;
+        }
+
+        counter(
+            &mut encoder,
+            "http_received_bytes",
+            "Request body bytes received",
+            self.requests.bytes_in.load(Ordering::Relaxed),
+        )?;
+        counter(
+            &mut encoder,
+            "http_sent_bytes",
+            "Response body bytes sent",
+            self.requests.bytes_out.load(Ordering::Relaxed),
+        )?;
+
+        let stats = self.counters.snapshot();
+        gauge(&mut encoder, "connections_open", "Connections open now", to_i64(stats.open_connections))?;
+        counter(&mut encoder, "connections_accepted", "Connections accepted", stats.accepted)?;
+        let mut family = encoder.encode_descriptor(
+            "connections_refused",
+            "Connections refused right after accept, by cause",
+            None,
+            MetricType::Counter,
+        )?;
+        for cause in [
+            crate::Refusal::AllowList,
+            crate::Refusal::ConnectionLimit,
+            crate::Refusal::RateLimit,
+            crate::Refusal::Overload,
+        ] {
+            let labels: Labels = vec![("cause", cause.as_str())];
+            family.encode_family(&labels)?.encode_counter::<NoLabelSet, _, u64>(&stats.refused_by(cause), None)?;
+        }
+
+        encode_executors(&mut encoder, &self.app.executors())
+    }
+}
+
+fn encode_executors(encoder: &mut DescriptorEncoder, executors: &[ExecutorMetrics]) -> std::fmt::Result {
+    type Read = fn(&ExecutorMetrics) -> u64;
+    let gauges: [(&str, &str, Read); 5] = [
+        ("executor_threads", "Worker threads of the executor", |m| m.threads as u64),
+        ("executor_max_active", "Handlers the executor runs at once at most", |m| m.max_active as u64),
+        ("executor_queue_capacity", "Requests that may wait for a worker", |m| m.queue_capacity as u64),
+        ("executor_active", "Handlers running now", |m| m.active as u64),
+        ("executor_queued", "Requests waiting for a worker now", |m| m.queued as u64),
+    ];
+    let counters: [(&str, &str, Read); 5] = [
+        ("executor_completed", "Handlers that ran to the end", |m| m.completed),
+        ("executor_rejected", "Requests refused with 429 because the queue was full", |m| m.rejected),
+        ("executor_fail_fast", "Requests answered 503 after waiting past the fail-fast time", |m| m.fail_fast),
+        ("executor_panicked", "Handlers that panicked", |m| m.panicked),
+        ("executor_cancelled", "Requests dropped while queued or running", |m| m.cancelled),
+    ];
+    for (name, help, read) in gauges {
+        let mut family = encoder.encode_descriptor(name, help, None, MetricType::Gauge)?;
+        for m in executors {
+            let labels: Labels = vec![("executor", &m.name)];
+            family.encode_family(&labels)?.encode_gauge(&i64::try_from(read(m)).unwrap_or(i64::MAX))?;
+        }
+    }
+    for (name, help, read) in counters {
+        let mut family = encoder.encode_descriptor(name, help, None, MetricType::Counter)?;
+        for m in executors {
+            let labels: Labels = vec![("executor", &m.name)];
+            family.encode_family(&labels)?.encode_counter::<NoLabelSet, _, u64>(&read(m), None)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,16 @@
+//! Operations: the actuator endpoints, request metrics and the access log.
+
+mod access_log;
+mod actuator;
+mod counted;
+mod health;
+mod metrics;
+
+pub use access_log::{AccessLog, ACCESS_TARGET};
+pub use actuator::{Actuator, Endpoint, UnknownEndpoint, DEFAULT_BASE_PATH};
+pub use health::Health;
+
+pub(crate) use access_log::{Finish, Observe};
+pub(crate) use actuator::OpsShared;
+pub(crate) use counted::Counted;
+pub(crate) use metrics::{RequestMetrics, Scrape};
