@@ -21,6 +21,7 @@
 //! request, which is correct, only slower) and `covers` says `true` only
 //! when it is certain.
 
+use crate::router::template::closing_brace;
 use std::fmt;
 
 use regex::Regex;
@@ -196,7 +197,7 @@ fn segment(part: &str) -> Result<Seg, String> {
                 regex.push_str(".*");
             }
             '{' => {
-                let end = closing(part, i).ok_or_else(|| format!("unclosed '{{' in `{part}`"))?;
+                let end = closing_brace(part.as_bytes(), i).ok_or_else(|| format!("unclosed '{{' in `{part}`"))?;
                 let inner = &part[i + 1..end];
                 let (name, re) = match inner.split_once(':') {
                     Some((n, r)) => (n.trim(), Some(r.trim())),
@@ -234,27 +235,6 @@ fn segment(part: &str) -> Result<Seg, String> {
         format!("invalid regex: {}", why.lines().last().unwrap_or_default().trim())
     })?;
     Ok(Seg::Regex { regex, approx: toks })
-}
-
-/// The `}` closing the `{` at `open`; braces nest, `\` escapes.
-fn closing(s: &str, open: usize) -> Option<usize> {
-    let b = s.as_bytes();
-    let (mut depth, mut i) = (0usize, open);
-    while i < b.len() {
-        match b[i] {
-            b'\\' => i += 1,
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
 }
 
 fn segment_matches(seg: &Seg, text: &str) -> bool {

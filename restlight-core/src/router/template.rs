@@ -198,7 +198,7 @@ impl Parser {
 }
 
 /// The index of the `}` closing the `{` at `open`; braces nest, `\` escapes.
-fn closing_brace(bytes: &[u8], open: usize) -> Option<usize> {
+pub(crate) fn closing_brace(bytes: &[u8], open: usize) -> Option<usize> {
     let (mut depth, mut i) = (0usize, open);
     while i < bytes.len() {
         match bytes[i] {
