@@ -110,6 +110,7 @@ pub use restlight_core::{
 };
 pub use restlight_core::{delete, get, head, options, patch, post, put, route};
 pub use restlight_core::{filter, intercept, layer, mapper};
+pub use restlight_core::{AppliedChange, MatchedRoute, RouteChange, Routes, RoutesIter};
 pub use restlight_core::{BodyStream, BodyTimeout, Event, Sse};
 pub use restlight_core::{ExceptionMapper, Failure, Fallible, RequestHead};
 pub use restlight_core::{Field, Multipart, MultipartLimits, SpooledFile};

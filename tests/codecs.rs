@@ -7,7 +7,9 @@ mod support;
 
 use restlight::prelude::*;
 use serde::{Deserialize, Serialize};
-use support::{Answer, TestServer, Transport};
+#[cfg(any(feature = "compression", feature = "msgpack", feature = "cbor", feature = "protobuf"))]
+use support::TestServer;
+use support::{Answer, Transport};
 
 #[derive(Debug, Serialize, Deserialize, Clone, PartialEq)]
 pub struct Item {

@@ -133,7 +133,7 @@ async fn contract_over_h2c() {
 fn the_contract_routes_pass_the_startup_checks() {
     restlight::test::check_routes().unwrap();
     let app = app().build().unwrap();
-    let routes: Vec<_> = app.routes().map(|r| (r.method.clone(), r.path.clone(), r.scheduler.clone())).collect();
+    let routes: Vec<_> = app.routes().iter().map(|r| (r.method.clone(), r.path.clone(), r.scheduler.clone())).collect();
     assert!(routes.contains(&("DELETE".into(), "/users/{id}".into(), "biz".into())), "{routes:?}");
     assert!(routes.contains(&("GET".into(), "/users/{id: \\d+}".into(), "io".into())), "{routes:?}");
 }

@@ -178,6 +178,7 @@ fn route_interceptors_decide_at_startup() {
         .unwrap();
     let bound = |path: &str| {
         app.routes()
+            .iter()
             .find(|r| r.path == path)
             .unwrap()
             .interceptors

@@ -1,10 +1,10 @@
 //! The application: routes, resources and beans compiled once into a router,
 //! and the dispatch of one request through it.
 
+use std::any::TypeId;
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
 
 use crate::codec::{Codec, Codecs, RouteCodecs};
 use crate::compress::CompressOptions;
@@ -19,6 +19,8 @@ use crate::mapper::{ErasedMapper, ExceptionMapper};
 use crate::media::MediaType;
 use crate::route::{Route, Source};
 use crate::router::{RouteEntry, Router};
+use crate::table::{CompiledRoute, Routes, Table};
+use arc_swap::ArcSwap;
 
 /// The default largest request entity: 4 MiB.
 pub const DEFAULT_MAX_BODY: usize = 4 * 1024 * 1024;
@@ -35,7 +37,7 @@ pub const DEFAULT_MAX_BODY: usize = 4 * 1024 * 1024;
 ///     .route(get("/ping").handle(|_ctx| async { "pong" }))
 ///     .build()
 ///     .unwrap();
-/// assert!(app.routes().any(|r| r.path == "/ping"));
+/// assert!(app.routes().iter().any(|r| r.path == "/ping"));
 /// ```
 #[must_use]
 pub struct AppBuilder {
@@ -46,6 +48,7 @@ pub struct AppBuilder {
     default_scheduler: String,
     max_body: usize,
     annotated: bool,
+    excluded: BTreeSet<TypeId>,
     interceptors: Vec<Intercept>,
     annotated_interceptors: bool,
     mappers: Vec<ErasedMapper>,
@@ -93,6 +96,7 @@ impl AppBuilder {
             default_scheduler: IO.to_owned(),
             max_body: DEFAULT_MAX_BODY,
             annotated: true,
+            excluded: BTreeSet::new(),
             interceptors: Vec::new(),
             annotated_interceptors: true,
             mappers: Vec::new(),
@@ -217,6 +221,15 @@ impl AppBuilder {
         self
     }
 
+    /// Leaves the annotated routes of resource `T` out of the application
+    /// at startup, to be added while serving with
+    /// [`App::add_resource`] (or a [`RouteChange`]). Default: every
+    /// annotated resource linked into the binary is served.
+    pub fn exclude_resource<T: 'static>(mut self) -> Self {
+        self.excluded.insert(TypeId::of::<T>());
+        self
+    }
+
     /// Registers an interceptor: an [`Interceptor`](crate::intercept::Interceptor)
     /// for every route, or an [`Intercept`] saying which routes. Default:
     /// none but those registered with `#[restlight::interceptor]`.
@@ -285,7 +298,8 @@ impl AppBuilder {
     /// (with both locations), resources without instance, missing beans and
     /// executors, bad media types.
     pub fn build(mut self) -> Result<App, StartupError> {
-        let routes = self.all_routes();
+        let mut routes = self.all_routes();
+        routes.retain(|r| !r.resource_type().is_some_and(|t| self.excluded.contains(&t)));
         let mut errors = Vec::new();
         let mut regs = std::mem::take(&mut self.interceptors);
         if self.annotated_interceptors {
@@ -295,92 +309,28 @@ impl AppBuilder {
             errors.extend(bad.into_iter().map(|(interceptor, error)| StartupError::BadPattern { interceptor, error }));
             Vec::new()
         });
-        let mappers: Arc<[ErasedMapper]> = std::mem::take(&mut self.mappers).into();
-        let mut resources = self.resources.clone();
-        let mut missing_resources = BTreeSet::new();
-        let mut compiled = Vec::with_capacity(routes.len());
-        let mut entries = Vec::with_capacity(routes.len());
         let executors = self.build_executors(&mut errors);
+        let mut compiler = Compiler {
+            resources: self.resources.clone(),
+            beans: std::mem::take(&mut self.beans),
+            executors: executors.clone(),
+            default_scheduler: self.default_scheduler.clone(),
+            max_body: self.max_body,
+            prepared,
+            mappers: std::mem::take(&mut self.mappers).into(),
+            codecs: Arc::new(std::mem::take(&mut self.codecs)),
+            next_id: 0,
+        };
+        let mut resources = compiler.resources.clone();
+        let mut missing_resources = BTreeSet::new();
+        let compiled: Vec<Arc<CompiledRoute>> = routes
+            .iter()
+            .map(|route| Arc::new(compiler.compile(route, &mut resources, &mut missing_resources, &mut errors)))
+            .collect();
+        compiler.resources = resources;
 
-        for route in &routes {
-            let location = route.location();
-            let (entry, media_errors) = entry_of(route, &location);
-            errors.extend(media_errors);
-            let codecs = route_codecs(route, &self.codecs, &entry.produces, &location, &mut errors);
-            entries.push(entry);
-            let mut stream_body = route.stream_body;
-            let handler = match &route.source {
-                Source::Built(h) => Some(h.clone()),
-                Source::Descriptor(d) => {
-                    let label = format!("{} ({location})", route.name);
-                    let mut bindings = Bindings::new(&mut resources, &self.beans, &label);
-                    let built = (d.factory)(&mut bindings);
-                    stream_body |= bindings.stream_body;
-                    match built {
-                        Ok(h) => Some(h),
-                        Err(StartupError::MissingResource { type_name, .. })
-                            if !missing_resources.insert(type_name) =>
-                        {
-                            None
-                        }
-                        Err(e) => {
-                            errors.push(e);
-                            None
-                        }
-                    }
-                }
-            };
-            let scheduler = self.scheduler_of(route);
-            let exec = match executors.get(scheduler) {
-                Some(exec) => exec.clone(),
-                None if scheduler == IO => Exec::Inline,
-                // A missing default scheduler is reported once, above.
-                None if scheduler == self.default_scheduler => Exec::Inline,
-                None => {
-                    errors.push(StartupError::MissingScheduler {
-                        name: scheduler.to_owned(),
-                        route: format!("{} ({location})", route.name),
-                    });
-                    Exec::Inline
-                }
-            };
-            let max_body = route.max_body.unwrap_or(self.max_body);
-            let meta = RouteMeta {
-                method: &route.method,
-                path: &route.path,
-                produces: &route.produces,
-                consumes: &route.consumes,
-                name: &route.name,
-                resource: route.resource(),
-            };
-            let bound = intercept::bind(&prepared, &meta, route.skip_all, &route.skip_types());
-            let interceptors = bound.iter().map(|b| (b.name, b.affinity)).collect();
-            let handler = intercept::Pipeline::wrap(handler.unwrap_or_else(unbound_handler), bound, &mappers);
-            compiled.push(CompiledRoute {
-                handler,
-                exec,
-                max_body,
-                stream_limit: if stream_body { route.max_body } else { None },
-                stream_body,
-                timeout: route.timeout,
-                codecs,
-                compress: route.serializers.compress,
-                info: RouteInfo {
-                    method: route.method.to_string(),
-                    path: route.path.clone(),
-                    produces: route.produces.clone(),
-                    consumes: route.consumes.clone(),
-                    scheduler: scheduler.to_owned(),
-                    max_body,
-                    name: route.name.clone(),
-                    location,
-                    interceptors,
-                },
-            });
-        }
-
-        match Router::new(&entries) {
-            Ok((router, warnings)) => {
+        match Table::new(compiled) {
+            Ok((table, warnings)) => {
                 for w in warnings {
                     tracing::warn!("{w}");
                 }
@@ -391,12 +341,12 @@ impl AppBuilder {
                 executors.sort_by(|a, b| a.0.cmp(&b.0));
                 let filters = std::mem::take(&mut self.filters).into_boxed_slice();
                 let wraps = std::mem::take(&mut self.layers);
-                let url_format = UrlFormat::new(&self.url_format, &self.codecs);
-                let codecs = Arc::new(std::mem::take(&mut self.codecs));
+                let url_format = UrlFormat::new(&self.url_format, &compiler.codecs);
+                let codecs = Arc::clone(&compiler.codecs);
                 let compression = self.compression;
                 let inner = Arc::new_cyclic(|weak| Inner {
-                    router,
-                    routes: compiled,
+                    table: ArcSwap::from_pointee(table),
+                    compiler: Mutex::new(compiler),
                     executors,
                     filters,
                     layers: (!wraps.is_empty()).then(|| crate::layer::stack(weak.clone(), wraps)),
@@ -467,6 +417,114 @@ impl AppBuilder {
             });
         }
         built
+    }
+}
+
+/// What compiling a route needs, kept after startup so that routes added
+/// while serving get the same checks and bindings as those of startup.
+pub(crate) struct Compiler {
+    /// Resource instances by type: registered, or built with `Default`.
+    pub(crate) resources: Registry,
+    beans: Registry,
+    executors: HashMap<String, Exec>,
+    default_scheduler: String,
+    max_body: usize,
+    prepared: Vec<intercept::Prepared>,
+    mappers: Arc<[ErasedMapper]>,
+    pub(crate) codecs: Arc<Codecs>,
+    /// The id of the next compiled route: ids are never reused.
+    next_id: u64,
+}
+
+impl Compiler {
+    /// Compiles one route, binding its resource from `resources` (which
+    /// receives instances built with `Default`). Problems go to `errors`;
+    /// a resource type missing an instance is reported once per batch.
+    pub(crate) fn compile(
+        &mut self,
+        route: &Route,
+        resources: &mut Registry,
+        missing_resources: &mut BTreeSet<&'static str>,
+        errors: &mut Vec<StartupError>,
+    ) -> CompiledRoute {
+        let location = route.location();
+        let (entry, media_errors) = entry_of(route, &location);
+        errors.extend(media_errors);
+        let codecs = route_codecs(route, &self.codecs, &entry.produces, &location, errors);
+        let mut stream_body = route.stream_body;
+        let handler = match &route.source {
+            Source::Built(h) => Some(h.clone()),
+            Source::Descriptor(d) => {
+                let label = format!("{} ({location})", route.name);
+                let mut bindings = Bindings::new(resources, &self.beans, &label);
+                let built = (d.factory)(&mut bindings);
+                stream_body |= bindings.stream_body;
+                match built {
+                    Ok(h) => Some(h),
+                    Err(StartupError::MissingResource { type_name, .. }) if !missing_resources.insert(type_name) => {
+                        None
+                    }
+                    Err(e) => {
+                        errors.push(e);
+                        None
+                    }
+                }
+            }
+        };
+        let scheduler = self.scheduler_of(route).to_owned();
+        let scheduler = scheduler.as_str();
+        let exec = match self.executors.get(scheduler) {
+            Some(exec) => exec.clone(),
+            None if scheduler == IO => Exec::Inline,
+            // A missing default scheduler is reported once, at startup.
+            None if scheduler == self.default_scheduler => Exec::Inline,
+            None => {
+                errors.push(StartupError::MissingScheduler {
+                    name: scheduler.to_owned(),
+                    route: format!("{} ({location})", route.name),
+                });
+                Exec::Inline
+            }
+        };
+        let max_body = route.max_body.unwrap_or(self.max_body);
+        let meta = RouteMeta {
+            method: &route.method,
+            path: &route.path,
+            produces: &route.produces,
+            consumes: &route.consumes,
+            name: &route.name,
+            resource: route.resource(),
+        };
+        let bound = intercept::bind(&self.prepared, &meta, route.skip_all, &route.skip_types());
+        let interceptors = bound.iter().map(|b| (b.name, b.affinity)).collect();
+        let handler = intercept::Pipeline::wrap(handler.unwrap_or_else(unbound_handler), bound, &self.mappers);
+        let id = self.next_id;
+        self.next_id += 1;
+        CompiledRoute {
+            id,
+            handler,
+            exec,
+            max_body,
+            stream_limit: if stream_body { route.max_body } else { None },
+            stream_body,
+            timeout: route.timeout,
+            codecs,
+            compress: route.serializers.compress,
+            resource_type: route.resource_type(),
+            info: RouteInfo {
+                id,
+                method: route.method.to_string(),
+                path: route.path.clone(),
+                produces: route.produces.clone(),
+                consumes: route.consumes.clone(),
+                scheduler: scheduler.to_owned(),
+                max_body,
+                name: route.name.clone(),
+                location,
+                interceptors,
+            },
+            entry,
+        }
     }
 
     /// The executor a route runs on: its own `#[scheduled]`, else the
@@ -547,7 +605,7 @@ fn route_codecs(
     RouteCodecs { response, request, produces: produces.to_vec() }
 }
 
-fn collapse(mut errors: Vec<StartupError>) -> StartupError {
+pub(crate) fn collapse(mut errors: Vec<StartupError>) -> StartupError {
     if errors.len() == 1 {
         errors.remove(0)
     } else {
@@ -563,6 +621,11 @@ fn unbound_handler() -> Handler {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct RouteInfo {
+    /// Identifies the compiled route for the application's life: routes
+    /// compiled at startup are numbered from 0 in listing order, routes
+    /// added while serving get the next numbers; a removed route's id is
+    /// never given to another.
+    pub id: u64,
     /// The method.
     pub method: String,
     /// The path template.
@@ -585,24 +648,12 @@ pub struct RouteInfo {
     pub interceptors: Vec<(&'static str, Affinity)>,
 }
 
-pub(crate) struct CompiledRoute {
-    pub(crate) handler: Handler,
-    /// The route's body limit, resolved at startup.
-    pub(crate) max_body: usize,
-    /// Whether the body is handed over as a stream rather than read in full.
-    pub(crate) stream_body: bool,
-    /// The limit of a streamed body: the route's own, else none.
-    pub(crate) stream_limit: Option<usize>,
-    pub(crate) exec: Exec,
-    pub(crate) timeout: Option<Duration>,
-    pub(crate) codecs: RouteCodecs,
-    pub(crate) compress: bool,
-    pub(crate) info: RouteInfo,
-}
-
 pub(crate) struct Inner {
-    pub(crate) router: Router,
-    pub(crate) routes: Vec<CompiledRoute>,
+    /// The routes and their router, swapped whole when routes change: a
+    /// request loads it once, without a lock.
+    pub(crate) table: ArcSwap<Table>,
+    /// Serializes route changes and keeps what compiling a route needs.
+    pub(crate) compiler: Mutex<Compiler>,
     /// Every executor but IO, by name.
     pub(crate) executors: Vec<(String, Exec)>,
     pub(crate) filters: Box<[Box<dyn DynFilter>]>,
@@ -622,14 +673,25 @@ pub struct App {
 
 impl fmt::Debug for App {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("App").field("routes", &self.inner.routes.len()).finish_non_exhaustive()
+        f.debug_struct("App").field("routes", &self.inner.table.load().routes.len()).finish_non_exhaustive()
     }
 }
 
 impl App {
-    /// The compiled routes in their deterministic order.
-    pub fn routes(&self) -> impl ExactSizeIterator<Item = &RouteInfo> {
-        self.inner.routes.iter().map(|r| &r.info)
+    /// A snapshot of the routes served now, in their deterministic order.
+    /// Routes added or removed later (see [`change_routes`](Self::change_routes))
+    /// do not change a snapshot already taken.
+    ///
+    /// ```
+    /// use restlight_core::{get, AppBuilder};
+    /// let app = AppBuilder::new().route(get("/ping").handle(|_| async { "pong" })).build().unwrap();
+    /// let routes = app.routes();
+    /// assert_eq!(routes.len(), 1);
+    /// assert_eq!(routes.iter().next().unwrap().path, "/ping");
+    /// ```
+    #[must_use]
+    pub fn routes(&self) -> Routes {
+        Routes(self.inner.table.load_full())
     }
 
     /// Metrics of the bounded executors (the business one and those

@@ -127,6 +127,9 @@ pub struct RouteDescriptor {
     pub name: &'static str,
     /// The resource type's name, for free functions `None`.
     pub resource: Option<&'static str>,
+    /// The resource type's `TypeId`, for free functions `None`: how
+    /// [`App::add_resource`](crate::App::add_resource) finds its routes.
+    pub resource_type: Option<fn() -> std::any::TypeId>,
     /// Builds the handler at startup.
     pub factory: HandlerFactory,
     /// The interceptors the route declines (`#[no_interceptors]`,

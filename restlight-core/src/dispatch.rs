@@ -10,7 +10,7 @@ use http::header::{HeaderValue, ACCEPT, ACCEPT_ENCODING, ALLOW, CONTENT_LENGTH, 
 use http::{Request, StatusCode, Version};
 use http_body_util::{BodyExt, Limited};
 
-use crate::app::{App, CompiledRoute};
+use crate::app::App;
 use crate::body::Body;
 use crate::codec::{self, EntityCodecs};
 use crate::compress;
@@ -22,6 +22,7 @@ use crate::request::RequestContext;
 use crate::response::{DefaultContentType, IntoResponse, Response, TEXT_PLAIN_UTF8};
 use crate::router::{Lookup, RouteError};
 use crate::stream::BodyStream;
+use crate::table::CompiledRoute;
 
 impl App {
     /// Serves one request: routing (404, 405, 415, 406), reading the body
@@ -72,13 +73,16 @@ impl App {
         }
         let content_type = parts.headers.get(CONTENT_TYPE).map(|v| v.to_str().unwrap_or("\u{0}"));
         let path = parts.uri.path();
-        let mut lookup = self.inner.router.lookup(&parts.method, &path[..url.path_len], content_type, accept_str);
+        // The table of this moment; the matched route is kept for the rest
+        // of the request, whatever changes meanwhile.
+        let table = self.inner.table.load();
+        let mut lookup = table.router.lookup(&parts.method, &path[..url.path_len], content_type, accept_str);
         if url.stripped && matches!(lookup, Err(RouteError::NotFound)) {
             // No route without the suffix: route the path as sent.
             url = FromUrl { path_len: path.len(), codec: None, stripped: false };
             accept = parts.headers.get(ACCEPT).cloned();
             let accept_str = accept.as_ref().and_then(|v| v.to_str().ok());
-            lookup = self.inner.router.lookup(&parts.method, path, content_type, accept_str);
+            lookup = table.router.lookup(&parts.method, path, content_type, accept_str);
         }
         let accept_str = accept.as_ref().and_then(|v| v.to_str().ok());
         let found = match lookup {
@@ -94,15 +98,15 @@ impl App {
                 return finish_error(e, accept_str);
             }
         };
-        let route = &self.inner.routes[found.index];
+        let route = Arc::clone(&table.routes[found.index]);
         let produce = found.produce.cloned();
         let head = found.head_from_get;
+        let (params, matrix) = (found.params, found.matrix);
+        drop(table);
         let mut ctx = if route.stream_body {
             match BodyStream::for_request(body, &parts.headers, route.stream_limit) {
-                Ok(stream) => {
-                    RequestContext::new(parts, Bytes::new(), found.params, found.matrix, remote, produce.clone())
-                        .with_body_stream(stream)
-                }
+                Ok(stream) => RequestContext::new(parts, Bytes::new(), params, matrix, remote, produce.clone())
+                    .with_body_stream(stream),
                 Err(e) => return finish_error(e, accept_str),
             }
         } else {
@@ -114,11 +118,11 @@ impl App {
                 Ok(b) => b,
                 Err(e) => return finish_error(e, accept_str),
             };
-            RequestContext::new(parts, body, found.params, found.matrix, remote, produce.clone())
+            RequestContext::new(parts, body, params, matrix, remote, produce.clone())
         };
         let forced_read = route.codecs.request.as_ref().or(url.codec.as_ref()).cloned();
         ctx.codecs = Some(EntityCodecs { registry: Arc::clone(&self.inner.codecs), forced: forced_read });
-        let res = run(route, ctx, received).await;
+        let res = run(&route, ctx, received).await;
         let accept = accept.as_ref().and_then(|v| v.to_str().ok());
         let forced = route.codecs.response.as_ref().or(url.codec.as_ref());
         let res = codec::respond(res, &self.inner.codecs, &route.codecs.produces, forced, accept);
@@ -128,7 +132,7 @@ impl App {
         } else {
             res
         };
-        res.extensions_mut().insert(crate::MatchedRoute(found.index));
+        res.extensions_mut().insert(crate::MatchedRoute(route));
         res
     }
 }

@@ -135,7 +135,8 @@ impl fmt::Display for HttpError {
 
 impl std::error::Error for HttpError {}
 
-/// What can stop an application from starting.
+/// What can stop an application from starting, or a change of its routes
+/// while serving ([`RouteChange`](crate::RouteChange)) from applying.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum StartupError {
@@ -193,6 +194,28 @@ pub enum StartupError {
         /// The registered formats.
         known: String,
     },
+    /// A route to remove is not served.
+    NoSuchRoute {
+        /// The method.
+        method: String,
+        /// The path template as given.
+        path: String,
+    },
+    /// A resource to remove has no route served.
+    NoSuchResource {
+        /// The resource type.
+        type_name: &'static str,
+    },
+    /// A resource to add has routes served already (or is added twice).
+    ResourceServed {
+        /// The resource type.
+        type_name: &'static str,
+    },
+    /// A resource to add has no annotated routes linked into the binary.
+    NoAnnotatedRoutes {
+        /// The type.
+        type_name: &'static str,
+    },
     /// Several problems at once.
     Many(Vec<StartupError>),
 }
@@ -220,6 +243,20 @@ impl fmt::Display for StartupError {
                 f,
                 "route {route} asks for the codec `{name}`, which is not registered (known: {known}); \
                  enable its cargo feature or register it with `.codec(..)`"
+            ),
+            Self::NoSuchRoute { method, path } => {
+                write!(f, "no route `{method} {path}` is served: give the path template as it was declared")
+            }
+            Self::NoSuchResource { type_name } => write!(f, "resource `{type_name}` has no route served"),
+            Self::ResourceServed { type_name } => write!(
+                f,
+                "resource `{type_name}` is served already: remove it first, or replace it in one change with \
+                 `.remove_resource::<T>().add_resource(value)`"
+            ),
+            Self::NoAnnotatedRoutes { type_name } => write!(
+                f,
+                "`{type_name}` has no annotated routes: only types with a `#[restlight::path]` impl block can be \
+                 added as resources"
             ),
             Self::Many(all) => {
                 writeln!(f, "{} startup problems:", all.len())?;

@@ -65,6 +65,11 @@ impl Registry {
         self.entries.insert(TypeId::of::<T>(), (value, std::any::type_name::<T>()));
     }
 
+    /// Forgets the instance of the type `type_id`, if any.
+    pub(crate) fn remove(&mut self, type_id: TypeId) {
+        self.entries.remove(&type_id);
+    }
+
     /// The instance of type `T`, if registered.
     #[must_use]
     pub(crate) fn get<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {

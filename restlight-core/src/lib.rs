@@ -33,6 +33,7 @@ mod route;
 pub mod router;
 mod sse;
 mod stream;
+mod table;
 pub mod test;
 mod timeout;
 mod validate;
@@ -54,6 +55,7 @@ pub use response::{Created, Entity, IntoResponse, Json, NoContent, Response, Res
 pub use route::{delete, get, head, options, patch, post, put, route, Route, RouteBuilder};
 pub use sse::{Event, Sse};
 pub use stream::BodyStream;
+pub use table::{AppliedChange, RouteChange, Routes, RoutesIter};
 pub use timeout::BodyTimeout;
 
 /// Runs the route-level startup checks (malformed templates, conflicting

@@ -105,6 +105,14 @@ impl Route {
         }
     }
 
+    /// The resource type, for annotated routes of an impl block.
+    pub(crate) fn resource_type(&self) -> Option<TypeId> {
+        match &self.source {
+            Source::Descriptor(d) => d.resource_type.map(|t| t()),
+            Source::Built(_) => None,
+        }
+    }
+
     pub(crate) fn skip_types(&self) -> Vec<TypeId> {
         self.skip.clone()
     }

@@ -66,7 +66,8 @@ async fn plain_fns_never_run_on_io_threads_even_with_io_as_default() {
         assert!(name.starts_with("restlight-biz-"), "{path} ran on {name:?}");
     }
     assert_eq!(client.get("/async").send().await.text(), me, "async handlers run inline by default");
-    let schedulers: Vec<_> = app.routes().map(|r| (r.path.as_str(), r.scheduler.as_str())).collect();
+    let routes = app.routes();
+    let schedulers: Vec<_> = routes.iter().map(|r| (r.path.as_str(), r.scheduler.as_str())).collect();
     assert!(schedulers.contains(&("/blocking-io", "biz")), "{schedulers:?}");
     assert!(schedulers.contains(&("/async", "io")), "{schedulers:?}");
 }

@@ -330,12 +330,17 @@ fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenSt
     let blocking = !route.is_async;
     let ident = route.ident.to_string();
     let ident = ident.strip_prefix("r#").unwrap_or(&ident);
-    let (name, resource) = match res {
+    let (name, resource, resource_type) = match res {
         Some(r) => {
             let resource = &r.name;
-            (format!("{resource}::{ident}"), quote!(::core::option::Option::Some(#resource)))
+            let self_ty = &r.self_ty;
+            (
+                format!("{resource}::{ident}"),
+                quote!(::core::option::Option::Some(#resource)),
+                quote!(::core::option::Option::Some(::core::any::TypeId::of::<#self_ty>)),
+            )
         }
-        None => (ident.to_owned(), quote!(::core::option::Option::None)),
+        None => (ident.to_owned(), quote!(::core::option::Option::None), quote!(::core::option::Option::None)),
     };
     let line = quote_spanned!(route.fn_span=> ::core::line!());
     let opt_out = opt_out(route, res, p);
@@ -354,6 +359,7 @@ fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenSt
             params: &__RL_PARAMS,
             name: #name,
             resource: #resource,
+            resource_type: #resource_type,
             factory: __rl_factory,
             interceptors: #opt_out,
             file: ::core::file!(),

@@ -66,6 +66,15 @@ impl Restlight {
         self
     }
 
+    /// Leaves the annotated routes of resource `T` out at startup, to be
+    /// added while serving with [`App::add_resource`] (through
+    /// [`ServerHandle::app`]). See [`AppBuilder::exclude_resource`].
+    /// Default: every annotated resource is served.
+    pub fn exclude_resource<T: 'static>(mut self) -> Self {
+        self.app = self.app.exclude_resource::<T>();
+        self
+    }
+
     /// Registers a bean that `#[context]` parameters resolve by type.
     /// See [`AppBuilder::bean`].
     pub fn bean<T: Send + Sync + 'static>(mut self, value: T) -> Self {

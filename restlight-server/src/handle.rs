@@ -89,6 +89,15 @@ impl ServerHandle {
         self.app.executors()
     }
 
+    /// The application being served: list its routes, or add and remove
+    /// routes and resources while serving ([`App::change_routes`],
+    /// [`App::add_route`], [`App::add_resource`], ...). The actuator's
+    /// routes, when it has a port of its own, are not among them.
+    #[must_use]
+    pub fn app(&self) -> &App {
+        &self.app
+    }
+
     /// Shuts the server down gracefully and blocks until it is done: it
     /// stops accepting, lets in-flight requests finish for up to the shutdown
     /// timeout, closes idle HTTP/1 connections and sends GOAWAY on HTTP/2

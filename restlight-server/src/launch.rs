@@ -103,7 +103,7 @@ fn server_thread(
         }));
         Some(metrics)
     });
-    let observe = Observe::new(&app, metrics, access_log.as_ref());
+    let observe = Observe::new(metrics, access_log.as_ref());
 
     let mgmt_port = ops.as_ref().and_then(|ops| ops.settings.port);
     let bound = runtimes.io.block_on(async {

@@ -62,8 +62,8 @@ impl hyper::service::Service<http::Request<Incoming>> for AppService {
         let metrics = self.observe.as_ref().and_then(|o| o.metrics().cloned());
         let req = req.map(|body| Counted::new(TimedBody::new(body, self.body_read_timeout), metrics));
         Box::pin(async move {
-            let response = app.dispatch(req, Some(remote)).await;
-            let finish = pending.map(|p| p.respond(&response));
+            let mut response = app.dispatch(req, Some(remote)).await;
+            let finish = pending.map(|p| p.respond(&mut response));
             Ok(response.map(|body| ResponseBody { inner: body, finish, _in_flight: in_flight }))
         })
     }

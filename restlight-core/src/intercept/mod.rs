@@ -71,7 +71,7 @@ use crate::request::{RequestContext, RequestHead};
 use crate::response::Response;
 
 pub use ant::{AntPattern, AntPatternError};
-pub(crate) use chain::{bind, prepare, Pipeline};
+pub(crate) use chain::{bind, prepare, Pipeline, Prepared};
 pub use classify::{affinity, Affinity};
 
 type BoxFut<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use http::{Method, Uri, Version};
-use restlight_core::{App, MatchedRoute};
+use restlight_core::MatchedRoute;
 
 use super::metrics::RequestMetrics;
 
@@ -61,7 +61,6 @@ impl AccessLog {
 /// The per-server recorder: metrics, access log, or both.
 #[derive(Debug)]
 pub(crate) struct Observe {
-    app: App,
     metrics: Option<Arc<RequestMetrics>>,
     log: bool,
     #[cfg(feature = "access-log-file")]
@@ -83,7 +82,7 @@ impl std::fmt::Debug for FileSink {
 
 impl Observe {
     /// `None` when there is nothing to record.
-    pub(crate) fn new(app: &App, metrics: Option<Arc<RequestMetrics>>, log: Option<&AccessLog>) -> Option<Arc<Self>> {
+    pub(crate) fn new(metrics: Option<Arc<RequestMetrics>>, log: Option<&AccessLog>) -> Option<Arc<Self>> {
         if metrics.is_none() && log.is_none() {
             return None;
         }
@@ -94,7 +93,6 @@ impl Observe {
             FileSink { writer: std::sync::Mutex::new(writer), _guard: guard }
         });
         Some(Arc::new(Self {
-            app: app.clone(),
             metrics,
             log: log.is_some(),
             #[cfg(feature = "access-log-file")]
@@ -143,11 +141,13 @@ impl std::fmt::Debug for Pending {
 
 impl Pending {
     /// The response head is ready: what is left is counting its body.
-    pub(crate) fn respond(self, res: &restlight_core::Response) -> Finish {
+    /// Takes the [`MatchedRoute`] out of the response: the server is the
+    /// last to look at its extensions.
+    pub(crate) fn respond(self, res: &mut restlight_core::Response) -> Finish {
         Finish {
             pending: self,
             status: res.status().as_u16(),
-            route: res.extensions().get::<MatchedRoute>().map(|m| m.0),
+            route: res.extensions_mut().remove::<MatchedRoute>(),
             bytes: 0,
         }
     }
@@ -158,7 +158,7 @@ impl Pending {
 pub(crate) struct Finish {
     pending: Pending,
     status: u16,
-    route: Option<usize>,
+    route: Option<MatchedRoute>,
     bytes: u64,
 }
 
@@ -174,10 +174,10 @@ impl Drop for Finish {
         let elapsed = self.pending.started.elapsed();
         let observe = &self.pending.observe;
         if let Some(metrics) = &observe.metrics {
-            metrics.record(self.route, self.status, elapsed, self.bytes);
+            metrics.record(self.route.as_ref(), self.status, elapsed, self.bytes);
         }
         let Some(line) = &self.pending.line else { return };
-        let info = self.route.and_then(|i| observe.app.routes().nth(i));
+        let info = self.route.as_ref().map(MatchedRoute::info);
         let (template, scheduler) = info.map_or(("-", "-"), |r| (r.path.as_str(), r.scheduler.as_str()));
         let to_tracing = tracing::enabled!(target: ACCESS_TARGET, tracing::Level::INFO);
         #[cfg(feature = "access-log-file")]

@@ -339,8 +339,10 @@ fn route_table(shared: &OpsShared) -> Response {
         .get()
         .map(|app| {
             app.routes()
+                .iter()
                 .map(|r| {
                     json!({
+                        "id": r.id,
                         "method": r.method,
                         "path": r.path,
                         "produces": r.produces,

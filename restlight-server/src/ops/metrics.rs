@@ -1,14 +1,19 @@
 //! Request metrics in the Prometheus text exposition format.
 //!
-//! Recording is lock-free: each compiled route gets its counters at startup
-//! (a slot per status code and a fixed-bucket latency histogram, all
-//! atomics), found by the route's index ([`MatchedRoute`]) rather than by a
-//! label lookup. A scrape reads the atomics and encodes them with
-//! `prometheus-client`.
+//! Recording is lock-free: each compiled route gets its counters (a slot
+//! per status code and a fixed-bucket latency histogram, all atomics) at
+//! startup, found by the route's id ([`MatchedRoute`]) in a table published
+//! through `arc-swap` rather than by a label lookup. A route added while
+//! serving gets its counters on its first request (the only time a
+//! request takes a lock here); one removed and added again with the same
+//! method and template counts on in its series. A scrape reads the atomics
+//! and encodes them with `prometheus-client`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
+
+use arc_swap::ArcSwap;
 
 use prometheus_client::collector::Collector;
 use prometheus_client::encoding::{DescriptorEncoder, EncodeMetric, NoLabelSet};
@@ -16,7 +21,7 @@ use prometheus_client::metrics::counter::ConstCounter;
 use prometheus_client::metrics::gauge::ConstGauge;
 use prometheus_client::metrics::MetricType;
 use prometheus_client::registry::Registry;
-use restlight_core::{App, ExecutorMetrics};
+use restlight_core::{App, ExecutorMetrics, MatchedRoute, RouteInfo};
 
 use crate::protect::Counters;
 
@@ -76,8 +81,12 @@ impl RouteStats {
 /// record) and the metrics endpoint (which encodes).
 #[derive(Debug)]
 pub(crate) struct RequestMetrics {
-    /// One per compiled route, in [`App::routes`] order.
-    routes: Vec<RouteStats>,
+    /// The counters of each route by its id; replaced (never changed in
+    /// place) when a route is first seen.
+    by_id: ArcSwap<Vec<Option<Arc<RouteStats>>>>,
+    /// One series per method and template, in the order first seen; also
+    /// serializes the registration of new routes.
+    series: Mutex<Vec<Arc<RouteStats>>>,
     /// Requests answered before a route was chosen (404, 405, ...).
     unmatched: RouteStats,
     pub(crate) bytes_in: AtomicU64,
@@ -85,21 +94,59 @@ pub(crate) struct RequestMetrics {
 }
 
 impl RequestMetrics {
-    /// Pre-registers a slot for each route of `app`.
+    /// Pre-registers a series for each route `app` serves now.
     pub(crate) fn new(app: &App) -> Self {
-        Self {
-            routes: app.routes().map(|r| RouteStats::new(&r.method, &r.path)).collect(),
+        let metrics = Self {
+            by_id: ArcSwap::from_pointee(Vec::new()),
+            series: Mutex::new(Vec::new()),
             unmatched: RouteStats::new("", "unmatched"),
             bytes_in: AtomicU64::new(0),
             bytes_out: AtomicU64::new(0),
+        };
+        for route in &app.routes() {
+            metrics.register(route);
         }
+        metrics
     }
 
     /// Records one finished request: a few relaxed atomic additions.
-    pub(crate) fn record(&self, route: Option<usize>, status: u16, elapsed: Duration, bytes_out: u64) {
-        let stats = route.and_then(|i| self.routes.get(i)).unwrap_or(&self.unmatched);
-        stats.record(status, elapsed);
+    pub(crate) fn record(&self, route: Option<&MatchedRoute>, status: u16, elapsed: Duration, bytes_out: u64) {
         self.bytes_out.fetch_add(bytes_out, Ordering::Relaxed);
+        let Some(route) = route else {
+            self.unmatched.record(status, elapsed);
+            return;
+        };
+        let known = self.by_id.load();
+        match usize::try_from(route.id()).ok().and_then(|i| known.get(i)) {
+            Some(Some(stats)) => stats.record(status, elapsed),
+            _ => {
+                drop(known);
+                self.register(route.info()).record(status, elapsed);
+            }
+        }
+    }
+
+    /// The counters of `route`, created on its first sight: those of its
+    /// method and template if it had them before.
+    fn register(&self, route: &RouteInfo) -> Arc<RouteStats> {
+        let mut series = self.series.lock().unwrap_or_else(PoisonError::into_inner);
+        let stats = match series.iter().find(|s| s.method == route.method && s.template == route.path) {
+            Some(found) => Arc::clone(found),
+            None => {
+                let made = Arc::new(RouteStats::new(&route.method, &route.path));
+                series.push(Arc::clone(&made));
+                made
+            }
+        };
+        let Ok(id) = usize::try_from(route.id) else { return stats };
+        // Under the series lock: no registration is lost to another.
+        let mut by_id = Vec::clone(&self.by_id.load());
+        if by_id.len() <= id {
+            by_id.resize(id + 1, None);
+        }
+        by_id[id] = Some(Arc::clone(&stats));
+        self.by_id.store(Arc::new(by_id));
+        stats
     }
 }
 
@@ -143,7 +190,8 @@ fn to_i64(v: usize) -> i64 {
 
 impl Collector for Scrape {
     fn encode(&self, mut encoder: DescriptorEncoder) -> std::fmt::Result {
-        let all = || self.requests.routes.iter().chain(std::iter::once(&self.requests.unmatched));
+        let series: Vec<Arc<RouteStats>> = self.requests.series.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        let all = || series.iter().map(Arc::as_ref).chain(std::iter::once(&self.requests.unmatched));
 
         let mut family = encoder.encode_descriptor(
             "http_requests",

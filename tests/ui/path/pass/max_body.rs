@@ -36,7 +36,7 @@ fn main() {
     assert_eq!(client.post("/up/tiny").body("abcd").send_blocking().text(), "abcd");
     assert_eq!(client.post("/up/tiny").body("abcde").send_blocking().status(), StatusCode::PAYLOAD_TOO_LARGE);
     let app = Restlight::new().build().unwrap();
-    let limit = |path: &str| app.routes().find(|r| r.path == path).map(|r| r.max_body);
+    let limit = |path: &str| app.routes().iter().find(|r| r.path == path).map(|r| r.max_body);
     assert_eq!(limit("/up/small"), Some(1024));
     assert_eq!(limit("/up/tiny"), Some(4));
     assert_eq!(limit("/big"), Some(16 << 20));

@@ -1,0 +1,419 @@
+//! The route table an application serves, and changing it while serving.
+//!
+//! The compiled routes and their router form one immutable [`Table`],
+//! published through an [`ArcSwap`](arc_swap::ArcSwap): a request loads
+//! the current table once, without a lock, matches on it and keeps the
+//! matched route alive until its response is sent, so a request in flight
+//! finishes on the route it started with whatever changes meanwhile.
+//!
+//! A change ([`App::change_routes`]) compiles the routes it adds with the
+//! same bindings and checks as startup (templates, conflicts with both
+//! locations, media types, codecs, executors, beans), builds a new table
+//! from the kept and added routes, and publishes it at once, or changes
+//! nothing and returns every problem. Changes are serialized by a mutex
+//! that the request path never takes.
+
+use std::any::TypeId;
+use std::collections::BTreeSet;
+use std::fmt;
+use std::sync::{Arc, PoisonError};
+use std::time::Duration;
+
+use http::Method;
+
+use crate::app::{collapse, App, RouteInfo};
+use crate::codec::RouteCodecs;
+use crate::descriptor::descriptors;
+use crate::error::StartupError;
+use crate::executor::Exec;
+use crate::handler::{Handler, Registry};
+use crate::route::Route;
+use crate::router::{RouteEntry, Router, RouterError};
+
+/// A route compiled for serving: everything decided at compile time.
+pub(crate) struct CompiledRoute {
+    /// Identifies the route for the application's life; never reused.
+    pub(crate) id: u64,
+    pub(crate) handler: Handler,
+    /// The route's body limit, resolved when it was compiled.
+    pub(crate) max_body: usize,
+    /// Whether the body is handed over as a stream rather than read in full.
+    pub(crate) stream_body: bool,
+    /// The limit of a streamed body: the route's own, else none.
+    pub(crate) stream_limit: Option<usize>,
+    pub(crate) exec: Exec,
+    pub(crate) timeout: Option<Duration>,
+    pub(crate) codecs: RouteCodecs,
+    pub(crate) compress: bool,
+    /// The resource type of an annotated route of an impl block.
+    pub(crate) resource_type: Option<TypeId>,
+    pub(crate) info: RouteInfo,
+    /// What the router needs, kept to rebuild the router on a change.
+    pub(crate) entry: RouteEntry,
+}
+
+/// The routes served at one moment and the router over them; never changed
+/// once published.
+pub(crate) struct Table {
+    pub(crate) router: Router,
+    /// In the order given to the router: a match's index points here.
+    pub(crate) routes: Vec<Arc<CompiledRoute>>,
+    /// The router's shadowing warnings, so a change logs only new ones.
+    warnings: Vec<String>,
+}
+
+impl Table {
+    /// Builds the router over `routes`.
+    pub(crate) fn new(routes: Vec<Arc<CompiledRoute>>) -> Result<(Self, Vec<String>), RouterError> {
+        let entries: Vec<RouteEntry> = routes.iter().map(|r| r.entry.clone()).collect();
+        let (router, warnings) = Router::new(&entries)?;
+        Ok((Self { router, routes, warnings: warnings.clone() }, warnings))
+    }
+}
+
+/// A snapshot of the routes an [`App`] serves, from [`App::routes`].
+#[derive(Clone)]
+pub struct Routes(pub(crate) Arc<Table>);
+
+impl Routes {
+    /// The routes in their deterministic order: those of startup, then
+    /// those added since, in the order they were added.
+    pub fn iter(&self) -> RoutesIter<'_> {
+        RoutesIter(self.0.routes.iter())
+    }
+
+    /// How many routes there are.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.0.routes.len()
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.routes.is_empty()
+    }
+
+    /// The route declared with this method and path template, as written.
+    #[must_use]
+    pub fn get(&self, method: &str, path: &str) -> Option<&RouteInfo> {
+        self.iter().find(|r| r.method == method && r.path == path)
+    }
+}
+
+impl<'a> IntoIterator for &'a Routes {
+    type Item = &'a RouteInfo;
+    type IntoIter = RoutesIter<'a>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// The routes of a [`Routes`] snapshot, in order.
+#[derive(Clone)]
+pub struct RoutesIter<'a>(std::slice::Iter<'a, Arc<CompiledRoute>>);
+
+impl<'a> Iterator for RoutesIter<'a> {
+    type Item = &'a RouteInfo;
+
+    fn next(&mut self) -> Option<&'a RouteInfo> {
+        self.0.next().map(|r| &r.info)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl ExactSizeIterator for RoutesIter<'_> {}
+
+impl DoubleEndedIterator for RoutesIter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.0.next_back().map(|r| &r.info)
+    }
+}
+
+impl fmt::Debug for RoutesIter<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RoutesIter").field("remaining", &self.0.len()).finish()
+    }
+}
+
+impl fmt::Debug for Routes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter().map(|r| format!("{} {}", r.method, r.path))).finish()
+    }
+}
+
+type Insert = Box<dyn FnOnce(&mut Registry) + Send>;
+
+/// A resource to add: its type and the instance its routes are bound to.
+struct AddResource {
+    type_id: TypeId,
+    type_name: &'static str,
+    insert: Insert,
+}
+
+/// Routes and resources to add and remove in one step, from
+/// [`App::change_routes`]: [`apply`](Self::apply) publishes all of it at
+/// once or nothing.
+///
+/// Removing a route (or resource) and adding its replacement in one change
+/// swaps them with no moment in which the path answers 404:
+///
+/// ```
+/// use http::Method;
+/// use restlight_core::{get, AppBuilder};
+/// use restlight_core::test::MockClient;
+///
+/// let app = AppBuilder::new()
+///     .annotated_routes(false)
+///     .route(get("/version").handle(|_| async { "1" }))
+///     .build()
+///     .unwrap();
+/// let applied = app
+///     .change_routes()
+///     .remove_route(Method::GET, "/version")
+///     .add_route(get("/version").handle(|_| async { "2" }))
+///     .apply()
+///     .unwrap();
+/// assert_eq!((applied.added.len(), applied.removed.len()), (1, 1));
+/// assert_eq!(MockClient::new(app).get("/version").send_blocking().text(), "2");
+/// ```
+#[must_use = "a change does nothing until it is applied"]
+pub struct RouteChange<'a> {
+    app: &'a App,
+    add: Vec<Route>,
+    add_resources: Vec<AddResource>,
+    remove: Vec<(Method, String)>,
+    remove_resources: Vec<(TypeId, &'static str)>,
+}
+
+impl fmt::Debug for RouteChange<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RouteChange")
+            .field("add", &self.add.iter().map(|r| format!("{} {}", r.method, r.path)).collect::<Vec<_>>())
+            .field("add_resources", &self.add_resources.iter().map(|r| r.type_name).collect::<Vec<_>>())
+            .field("remove", &self.remove)
+            .field("remove_resources", &self.remove_resources.iter().map(|r| r.1).collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+/// What an applied [`RouteChange`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct AppliedChange {
+    /// The routes added, as compiled.
+    pub added: Vec<RouteInfo>,
+    /// The routes removed.
+    pub removed: Vec<RouteInfo>,
+}
+
+impl<'a> RouteChange<'a> {
+    /// Adds a route built in code (see [`get`](crate::get) and friends).
+    pub fn add_route(mut self, route: impl Into<Route>) -> Self {
+        self.add.push(route.into());
+        self
+    }
+
+    /// Adds every annotated route of resource `T` (its `#[restlight::path]`
+    /// impl blocks), bound to `value`. A resource whose routes are served
+    /// already must be removed first, in this change or an earlier one.
+    /// Resources meant to be added later are left out at startup with
+    /// [`AppBuilder::exclude_resource`](crate::AppBuilder::exclude_resource).
+    pub fn add_resource<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.add_resources.push(AddResource {
+            type_id: TypeId::of::<T>(),
+            type_name: std::any::type_name::<T>(),
+            insert: Box::new(move |registry: &mut Registry| registry.insert(Arc::new(value))),
+        });
+        self
+    }
+
+    /// Removes the route declared with this method and path template,
+    /// written as it was declared (`"/users/{id}"`). Requests already
+    /// routed to it finish.
+    pub fn remove_route(mut self, method: Method, path: &str) -> Self {
+        self.remove.push((method, path.to_owned()));
+        self
+    }
+
+    /// Removes every annotated route of resource `T`, and forgets its
+    /// instance; requests already routed to them finish.
+    pub fn remove_resource<T: 'static>(mut self) -> Self {
+        self.remove_resources.push((TypeId::of::<T>(), std::any::type_name::<T>()));
+        self
+    }
+
+    /// Compiles what is added, checks the resulting table as startup would,
+    /// and publishes it: requests that start from now on see the change.
+    ///
+    /// # Errors
+    /// Every problem at once, and nothing changes: conflicting routes (with
+    /// both locations), malformed templates, bad media types, missing
+    /// beans, executors or codecs; a route or resource to remove that is
+    /// not served ([`StartupError::NoSuchRoute`], [`StartupError::NoSuchResource`]);
+    /// a resource to add that is served already
+    /// ([`StartupError::ResourceServed`]) or has no annotated routes
+    /// ([`StartupError::NoAnnotatedRoutes`]).
+    pub fn apply(self) -> Result<AppliedChange, StartupError> {
+        let inner = &self.app.inner;
+        let mut compiler = inner.compiler.lock().unwrap_or_else(PoisonError::into_inner);
+        let current = inner.table.load_full();
+        let mut errors = Vec::new();
+
+        let mut removed = Vec::new();
+        let mut kept = Vec::with_capacity(current.routes.len() + self.add.len());
+        let mut found_route = vec![false; self.remove.len()];
+        let mut found_resource = vec![false; self.remove_resources.len()];
+        for route in &current.routes {
+            let info = &route.info;
+            let by_route = self.remove.iter().position(|(m, p)| m.as_str() == info.method && *p == info.path);
+            let by_resource = route.resource_type.and_then(|t| self.remove_resources.iter().position(|(r, _)| *r == t));
+            if by_route.is_none() && by_resource.is_none() {
+                kept.push(Arc::clone(route));
+                continue;
+            }
+            if let Some(i) = by_route {
+                found_route[i] = true;
+            }
+            if let Some(i) = by_resource {
+                found_resource[i] = true;
+            }
+            removed.push(info.clone());
+        }
+        for ((method, path), found) in self.remove.iter().zip(found_route) {
+            if !found {
+                errors.push(StartupError::NoSuchRoute { method: method.to_string(), path: path.clone() });
+            }
+        }
+        for ((_, type_name), found) in self.remove_resources.iter().zip(found_resource) {
+            if !found {
+                errors.push(StartupError::NoSuchResource { type_name });
+            }
+        }
+
+        // Work on a copy: a refused change leaves the instances as they were.
+        let mut resources = compiler.resources.clone();
+        for (type_id, _) in &self.remove_resources {
+            resources.remove(*type_id);
+        }
+        let mut adding = self.add;
+        let mut added_types = BTreeSet::new();
+        for resource in self.add_resources {
+            let served = kept.iter().any(|r| r.resource_type == Some(resource.type_id));
+            if served || !added_types.insert(resource.type_id) {
+                errors.push(StartupError::ResourceServed { type_name: resource.type_name });
+                continue;
+            }
+            (resource.insert)(&mut resources);
+            let routes: Vec<Route> = descriptors()
+                .into_iter()
+                .filter(|d| d.resource_type.map(|t| t()) == Some(resource.type_id))
+                .map(Route::from_descriptor)
+                .collect();
+            if routes.is_empty() {
+                errors.push(StartupError::NoAnnotatedRoutes { type_name: resource.type_name });
+            }
+            adding.extend(routes);
+        }
+
+        let mut missing_resources = BTreeSet::new();
+        let added: Vec<Arc<CompiledRoute>> = adding
+            .iter()
+            .map(|route| Arc::new(compiler.compile(route, &mut resources, &mut missing_resources, &mut errors)))
+            .collect();
+        kept.extend(added.iter().cloned());
+        match Table::new(kept) {
+            Ok((table, warnings)) if errors.is_empty() => {
+                for w in warnings.iter().filter(|w| !current.warnings.contains(w)) {
+                    tracing::warn!("{w}");
+                }
+                inner.table.store(Arc::new(table));
+                compiler.resources = resources;
+                let added = added.iter().map(|r| r.info.clone()).collect();
+                for r in &removed {
+                    tracing::info!(method = %r.method, path = %r.path, location = %r.location, "route removed");
+                }
+                Ok(AppliedChange { added, removed })
+            }
+            Ok(_) => Err(collapse(errors)),
+            Err(e) => {
+                errors.insert(0, StartupError::Routes(e));
+                Err(collapse(errors))
+            }
+        }
+    }
+}
+
+impl App {
+    /// Starts a change of the routes served: add and remove routes and
+    /// whole resources while serving, applied at once with
+    /// [`RouteChange::apply`]. Requests in flight finish on the routes they
+    /// were matched to; the request path takes no lock.
+    ///
+    /// ```
+    /// use http::Method;
+    /// use restlight_core::{get, AppBuilder};
+    /// use restlight_core::test::MockClient;
+    ///
+    /// let app = AppBuilder::new().annotated_routes(false).build().unwrap();
+    /// let client = MockClient::new(app.clone());
+    /// assert_eq!(client.get("/hello").send_blocking().status(), 404);
+    ///
+    /// app.add_route(get("/hello").handle(|_| async { "hi" })).unwrap();
+    /// assert_eq!(client.get("/hello").send_blocking().text(), "hi");
+    ///
+    /// // The same checks as at startup: a second `GET /hello` is refused.
+    /// let err = app.add_route(get("/hello").handle(|_| async { "again" })).unwrap_err();
+    /// assert!(err.to_string().contains("/hello"), "{err}");
+    ///
+    /// app.remove_route(Method::GET, "/hello").unwrap();
+    /// assert_eq!(client.get("/hello").send_blocking().status(), 404);
+    /// ```
+    pub fn change_routes(&self) -> RouteChange<'_> {
+        RouteChange {
+            app: self,
+            add: Vec::new(),
+            add_resources: Vec::new(),
+            remove: Vec::new(),
+            remove_resources: Vec::new(),
+        }
+    }
+
+    /// Adds one route while serving: `change_routes().add_route(route).apply()`.
+    ///
+    /// # Errors
+    /// As [`RouteChange::apply`]: a conflict with a served route, a bad
+    /// template or media type, an unknown executor or codec.
+    pub fn add_route(&self, route: impl Into<Route>) -> Result<AppliedChange, StartupError> {
+        self.change_routes().add_route(route).apply()
+    }
+
+    /// Removes the route declared with this method and path template.
+    ///
+    /// # Errors
+    /// [`StartupError::NoSuchRoute`] when no such route is served.
+    pub fn remove_route(&self, method: Method, path: &str) -> Result<AppliedChange, StartupError> {
+        self.change_routes().remove_route(method, path).apply()
+    }
+
+    /// Adds the annotated routes of resource `T`, bound to `value`.
+    ///
+    /// # Errors
+    /// As [`RouteChange::apply`]; [`StartupError::ResourceServed`] when its
+    /// routes are served already.
+    pub fn add_resource<T: Send + Sync + 'static>(&self, value: T) -> Result<AppliedChange, StartupError> {
+        self.change_routes().add_resource(value).apply()
+    }
+
+    /// Removes the annotated routes of resource `T`.
+    ///
+    /// # Errors
+    /// [`StartupError::NoSuchResource`] when none of its routes is served.
+    pub fn remove_resource<T: 'static>(&self) -> Result<AppliedChange, StartupError> {
+        self.change_routes().remove_resource::<T>().apply()
+    }
+}
