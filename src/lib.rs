@@ -105,8 +105,8 @@
 pub use restlight_core::{
     check_routes, codec, media, router, App, AppBuilder, Body, BoxError, BoxFuture, Created, Entity, Error, Executor,
     ExecutorMetrics, FailFast, FromParam, Handler, HttpError, IntoResponse, Json, NoContent, QueueWait, ReceivedAt,
-    RequestContext, Response, ResponseBuilder, Result, Route, RouteBuilder, RouteInfo, RuntimeExecutor, Scheduler,
-    StartupError,
+    RequestContext, Resize, ResizeError, Response, ResponseBuilder, Result, Route, RouteBuilder, RouteInfo,
+    RuntimeExecutor, Scheduler, StartupError, MAX_RESIZE_THREADS,
 };
 pub use restlight_core::{delete, get, head, options, patch, post, put, route};
 pub use restlight_core::{filter, intercept, layer, mapper};

@@ -244,7 +244,8 @@ async fn bad_resizes_are_typed_errors_and_change_nothing() {
         }
         other => panic!("{other:?}"),
     }
-    assert!(matches!(app.resize_executor("io", Resize::new()), Err(ResizeError::UnknownExecutor { .. })));
+    let err = app.resize_executor("io", Resize::new().threads(2)).unwrap_err();
+    assert!(matches!(err, ResizeError::NotResizable { field: "threads", .. }), "{err:?}");
 
     for (resize, field, value) in [
         (Resize::new().threads(0).queue(1), "threads", 0),
@@ -290,18 +291,22 @@ async fn requests_keep_succeeding_while_the_executor_is_resized() {
         .build()
         .unwrap();
     let client = MockClient::new(app.clone());
+    let resizing = Arc::new(AtomicUsize::new(1));
+    // Each task sends at least 10 requests, and goes on (up to 2,000) until
+    // the resizes are done, so they overlap.
     let load: Vec<_> = (0..8)
         .map(|i| {
             let client = client.clone();
+            let resizing = Arc::clone(&resizing);
             tokio::spawn(async move {
                 let path = if i % 2 == 0 { "/work" } else { "/blocking" };
-                let mut ok = 0;
-                for _ in 0..40 {
+                let mut sent = 0_u64;
+                while sent < 10 || (resizing.load(Ordering::SeqCst) == 1 && sent < 2_000) {
                     let res = client.get(path).send().await;
                     assert_eq!(res.status(), 200, "{}", res.text());
-                    ok += 1;
+                    sent += 1;
                 }
-                ok
+                sent
             })
         })
         .collect();
@@ -311,12 +316,51 @@ async fn requests_keep_succeeding_while_the_executor_is_resized() {
         assert_eq!((now.threads, now.max_active), (*threads, *max_active));
         tokio::time::sleep(Duration::from_millis(1)).await;
     }
-    let mut ok = 0;
+    resizing.store(0, Ordering::SeqCst);
+    let mut sent = 0;
     for task in load {
-        ok += task.await.unwrap();
+        sent += task.await.unwrap();
     }
-    assert_eq!(ok, 320);
     let m = metrics(&app, "pool");
-    assert_eq!((m.completed, m.rejected, m.cancelled, m.panicked), (320, 0, 0, 0), "{m:?}");
+    assert_eq!((m.completed, m.rejected, m.cancelled, m.panicked), (sent, 0, 0, 0), "{m:?}");
     assert_eq!((m.active, m.queued), (0, 0), "{m:?}");
+}
+
+/// Threads of this process whose name starts with `prefix` (names are cut
+/// to 15 bytes by the kernel).
+#[cfg(target_os = "linux")]
+fn threads_named(prefix: &str) -> usize {
+    std::fs::read_dir("/proc/self/task")
+        .unwrap()
+        .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("comm")).ok())
+        .filter(|comm| comm.starts_with(prefix))
+        .count()
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_replaced_runtime_stops_its_threads_once_its_last_request_ends() {
+    // `restlight-retire-N` shows as `restlight-retir`, unique in this binary.
+    let named = || threads_named("restlight-retir");
+    let gate = Arc::new(Semaphore::new(0));
+    let seen = Arc::new(Concurrency::default());
+    let app =
+        builder().scheduler("retire", Scheduler::threads(2)).route(gated("retire", &gate, &seen)).build().unwrap();
+    let client = MockClient::new(app.clone());
+    // A thread names itself once it runs: poll.
+    eventually("two threads", || named() == 2).await;
+    let running = send(&client, "/slow");
+    eventually("one running", || seen.running.load(Ordering::SeqCst) == 1).await;
+
+    app.resize_executor("retire", Resize::new().threads(3)).unwrap();
+    eventually("five threads: the first runtime serves its running request", || named() == 5).await;
+    // The second runtime ran nothing: it goes at once.
+    app.resize_executor("retire", Resize::new().threads(1)).unwrap();
+    eventually("the idle runtime's threads gone", || named() == 3).await;
+
+    gate.add_permits(1);
+    assert_eq!(running.await.unwrap().0, 200);
+    eventually("the first runtime's threads gone", || named() == 1).await;
+    drop((client, app));
+    eventually("the last runtime's threads gone", || named() == 0).await;
 }

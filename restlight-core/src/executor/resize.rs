@@ -9,6 +9,9 @@ use tokio::sync::Semaphore;
 use super::{Exec, ExecutorMetrics};
 use crate::app::App;
 
+/// The name of the inline "executor" on the IO runtime.
+const IO: &str = "io";
+
 /// The most worker threads a resize may ask for: a guard against a typo
 /// starting tens of thousands of threads. [`Scheduler::threads`](crate::Scheduler::threads)
 /// has no such limit.
@@ -122,15 +125,16 @@ impl Resize {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum ResizeError {
-    /// No executor has this name (`"io"` is not an executor either).
+    /// No executor has this name.
     UnknownExecutor {
         /// The name asked for.
         executor: String,
         /// The names of the resizable executors.
         known: Vec<String>,
     },
-    /// The executor cannot change this size: a user's
-    /// [`Executor`](crate::Executor) (any field), or the thread count of an
+    /// The executor cannot change this size: `"io"` (handlers inline on the
+    /// IO runtime, sized at startup) or a user's
+    /// [`Executor`](crate::Executor), for any field; the thread count of an
     /// executor on a runtime it does not own.
     NotResizable {
         /// The executor.
@@ -202,13 +206,21 @@ impl App {
     /// An empty [`Resize`] changes nothing and returns the current metrics.
     ///
     /// # Errors
-    /// [`ResizeError::UnknownExecutor`] for a name that is no executor,
+    /// [`ResizeError::UnknownExecutor`] for a name that is no executor
+    /// (checked first),
     /// [`ResizeError::Invalid`] for zero threads or `max_active` (or too
     /// large a value), [`ResizeError::NotResizable`] for a user's
     /// [`Executor`](crate::Executor) or the thread count of an executor on
     /// a runtime it does not own, [`ResizeError::Runtime`] when the new
     /// runtime cannot be built. Nothing changes on error.
     pub fn resize_executor(&self, name: &str, resize: Resize) -> Result<ExecutorMetrics, ResizeError> {
+        if name == IO {
+            return Err(ResizeError::NotResizable {
+                executor: name.to_owned(),
+                field: first_field(&resize),
+                reason: "`io` runs handlers inline on the IO runtime, which is sized at startup".to_owned(),
+            });
+        }
         let found = self.inner.executors.iter().find(|(n, _)| n == name).map(|(_, exec)| exec);
         let Some(exec) = found else {
             let known = self
