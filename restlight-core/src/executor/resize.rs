@@ -23,7 +23,10 @@ pub const MAX_RESIZE_THREADS: usize = 4096;
 /// - [`threads`](Self::threads): the worker threads of the executor's own
 ///   runtime. A new runtime with that many threads is built and receives
 ///   every handler started from then on; handlers already running finish on
-///   the old one, which is shut down when the last of them ends. Only
+///   the old one, which is shut down when the last of them ends (tasks a
+///   handler detached there with `tokio::spawn` are dropped then, as at
+///   application shutdown). The new threads keep the `restlight-<name>-<n>`
+///   names, numbered on from the old ones. Only
 ///   executors built with [`Scheduler::threads`](crate::Scheduler::threads)
 ///   (the business executor among them) own their runtime; one built with
 ///   [`Scheduler::on_runtime`](crate::Scheduler::on_runtime) refuses it. The
