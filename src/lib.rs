@@ -90,6 +90,7 @@
 //! ```
 //! use std::time::Duration;
 //! use restlight::prelude::*;
+//! use restlight::Resize;
 //!
 //! let client = Restlight::new()
 //!     .scheduler("reports", Scheduler::threads(2).queue(100).fail_fast(FailFast::queued(Duration::from_secs(1))))
@@ -99,14 +100,24 @@
 //! assert_eq!(client.get("/report").send_blocking().text(), "done");
 //! let reports = client.app().executors().into_iter().find(|e| e.name == "reports").unwrap();
 //! assert_eq!(reports.completed, 1);
+//!
+//! // Sizes change while serving: more threads (`max_active` follows
+//! // them unless set), a longer queue.
+//! let reports = client.app().resize_executor("reports", Resize::new().threads(4).queue(500)).unwrap();
+//! assert_eq!((reports.threads, reports.max_active, reports.queue_capacity), (4, 4, 500));
 //! ```
+//!
+//! [`App::resize_executor`] (or [`ServerHandle::resize_executor`], or the
+//! actuator's `POST {base}/executors/{name}` once
+//! [`Actuator::allow_executor_resize`] opts in) resizes a bounded executor
+//! at run time: see [`Resize`].
 #![warn(missing_docs)]
 
 pub use restlight_core::{
     check_routes, codec, media, router, App, AppBuilder, Body, BoxError, BoxFuture, Created, Entity, Error, Executor,
     ExecutorMetrics, FailFast, FromParam, Handler, HttpError, IntoResponse, Json, NoContent, QueueWait, ReceivedAt,
-    RequestContext, Response, ResponseBuilder, Result, Route, RouteBuilder, RouteInfo, RuntimeExecutor, Scheduler,
-    StartupError,
+    RequestContext, Resize, ResizeError, Response, ResponseBuilder, Result, Route, RouteBuilder, RouteInfo,
+    RuntimeExecutor, Scheduler, StartupError, MAX_RESIZE_THREADS,
 };
 pub use restlight_core::{delete, get, head, options, patch, post, put, route};
 pub use restlight_core::{filter, intercept, layer, mapper};

@@ -43,7 +43,8 @@ pub use body::Body;
 pub use descriptor::{descriptors, ParamMeta, ParamSource, RouteDescriptor, SchedulerName};
 pub use error::{BoxError, Error, HttpError, Result, StartupError};
 pub use executor::{
-    Executor, ExecutorMetrics, FailFast, QueueWait, ReceivedAt, RuntimeExecutor, Scheduler, DEFAULT_QUEUE,
+    Executor, ExecutorMetrics, FailFast, QueueWait, ReceivedAt, Resize, ResizeError, RuntimeExecutor, Scheduler,
+    DEFAULT_QUEUE, MAX_RESIZE_THREADS,
 };
 pub use handler::{Bindings, BoxFuture, Handler};
 pub use mapper::{ExceptionMapper, Failure, Fallible};

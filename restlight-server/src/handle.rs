@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use restlight_core::{App, ExecutorMetrics};
+use restlight_core::{App, ExecutorMetrics, Resize, ResizeError};
 use tokio::sync::{oneshot, watch};
 
 use crate::protect::{Counters, ServerStats};
@@ -96,6 +96,32 @@ impl ServerHandle {
     #[must_use]
     pub fn app(&self) -> &App {
         &self.app
+    }
+
+    /// Resizes the business executor `"biz"` or a named bounded executor
+    /// while the server runs, and returns its metrics with the new sizes:
+    /// see [`App::resize_executor`] and [`Resize`] for what each size means
+    /// and when it takes effect (nothing running is aborted, no queued
+    /// request is lost). Callable from any thread; in async code it does
+    /// not block beyond building the new runtime's threads when
+    /// [`Resize::threads`] changes.
+    ///
+    /// ```no_run
+    /// use restlight_core::Resize;
+    /// use restlight_server::Restlight;
+    ///
+    /// let server = Restlight::new().port(0).start().unwrap();
+    /// let biz = server.resize_executor("biz", Resize::new().threads(32).queue(2048)).unwrap();
+    /// assert_eq!((biz.threads, biz.max_active, biz.queue_capacity), (32, 32, 2048));
+    /// server.shutdown();
+    /// ```
+    ///
+    /// # Errors
+    /// A [`ResizeError`] (unknown executor, zero or too large a value, a
+    /// size the executor cannot change, a runtime that cannot be built);
+    /// nothing changes then.
+    pub fn resize_executor(&self, name: &str, resize: Resize) -> Result<ExecutorMetrics, ResizeError> {
+        self.app.resize_executor(name, resize)
     }
 
     /// Shuts the server down gracefully and blocks until it is done: it

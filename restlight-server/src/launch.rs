@@ -95,11 +95,13 @@ fn server_thread(
     };
     let metrics = ops.as_ref().and_then(|ops| {
         ops.fill(&app, &options);
+        let _ = ops.io.set(runtimes.io.handle().clone());
         let metrics = ops.settings.exposes(Endpoint::Metrics).then(|| Arc::new(RequestMetrics::new(&app)))?;
         let _ = ops.scrape.set(Arc::new(Scrape {
             requests: Arc::clone(&metrics),
             counters: Arc::clone(&counters),
             app: app.clone(),
+            io: Some(runtimes.io.handle().clone()),
         }));
         Some(metrics)
     });

@@ -45,7 +45,11 @@
 //!
 //! Work handed to an executor stays tied to its request: a closed
 //! connection, a reset stream or a route timeout removes it from the queue
-//! or aborts it. [`ServerHandle::executors`] reads each executor's metrics.
+//! or aborts it. [`ServerHandle::executors`] reads each executor's metrics;
+//! [`ServerHandle::resize_executor`] (or the actuator's opt-in
+//! `POST {base}/executors/{name}`, see [`Actuator::allow_executor_resize`])
+//! changes a bounded executor's threads, `max_active` and queue while it
+//! serves, aborting nothing and losing no queued request.
 //!
 //! # Connections
 //!

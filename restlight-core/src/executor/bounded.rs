@@ -1,18 +1,27 @@
 //! The bounded executor: admission decided at once (429 when full), a FIFO
 //! wait for one of `max_active` worker slots, fail-fast on the way out of
 //! the queue, and the handler spawned on the runtime tied to its request.
+//!
+//! Its sizes change at run time ([`Bounded::resize`]) without a lock on the
+//! request path: the limits are atomics, the worker slots a semaphore that
+//! grows at once and shrinks as running handlers give their slots back (a
+//! "debt" of permits to forget), and the runtime an [`ArcSwap`] that each
+//! request loads once; a replaced runtime is shut down when the last request
+//! that spawned on it ends.
 
 use std::io;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{fence, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use arc_swap::ArcSwap;
 use tokio::runtime::{Handle, Runtime};
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::failfast::FailFast;
 use super::metrics::{Counters, ExecutorMetrics};
-use super::scheduler::Scheduler;
+use super::resize::{Resize, ResizeError};
+use super::scheduler::{owned_runtime, Scheduler};
 use super::{panicked, AbortOnDrop};
 use crate::error::HttpError;
 use crate::handler::BoxFuture;
@@ -26,34 +35,148 @@ const TEARDOWN_GRACE: Duration = Duration::from_secs(1);
 #[derive(Debug)]
 pub(crate) struct Bounded {
     name: String,
-    handle: Handle,
-    _owned: Option<OwnedRuntime>,
-    threads: usize,
-    max_active: usize,
-    queue: usize,
-    /// Worker slots; closed on shutdown, which answers the queue 503.
-    slots: Arc<Semaphore>,
-    /// Requests running or waiting (at most `max_active + queue`).
-    admitted: Arc<AtomicUsize>,
+    /// Where new handlers are spawned; replaced by a thread-count resize.
+    pool: ArcSwap<Pool>,
+    /// Whether the executor owns its runtime, so its thread count can change.
+    owns_runtime: bool,
+    /// Numbers the threads of its runtimes, across resizes.
+    thread_seq: Arc<AtomicUsize>,
+    limits: Arc<Limits>,
     fail_fast: Option<FailFast>,
     counters: Arc<Counters>,
+    /// Held by resizes only, never by requests.
+    resizing: Mutex<ResizeState>,
+}
+
+/// One generation of an executor's runtime.
+#[derive(Debug)]
+struct Pool {
+    handle: Handle,
+    threads: usize,
+    _owned: Option<OwnedRuntime>,
+}
+
+/// What a resize remembers.
+#[derive(Debug)]
+struct ResizeState {
+    /// Whether `max_active` was set (by the scheduler or a resize); until
+    /// then it follows the thread count.
+    max_active_explicit: bool,
+}
+
+/// The limits and the worker slots, shared with every admitted request.
+#[derive(Debug)]
+struct Limits {
+    /// Worker slots; closed on shutdown, which answers the queue 503.
+    slots: Arc<Semaphore>,
+    max_active: AtomicUsize,
+    queue: AtomicUsize,
+    /// Slots to take out of circulation as running handlers give theirs
+    /// back: what a shrink of `max_active` could not take from the free
+    /// ones at once. The semaphore holds `max_active + debt` permits.
+    debt: AtomicUsize,
+    /// Requests running or waiting (at most `max_active + queue` when
+    /// admitted).
+    admitted: AtomicUsize,
+}
+
+impl Limits {
+    fn capacity(&self) -> usize {
+        self.max_active.load(Ordering::Relaxed).saturating_add(self.queue.load(Ordering::Relaxed))
+    }
+
+    /// Gives a worker slot back, or forgets it while a shrink is owed.
+    fn release(&self, permit: OwnedSemaphorePermit) {
+        if self.debt.fetch_update(Ordering::AcqRel, Ordering::Acquire, |d| d.checked_sub(1)).is_ok() {
+            permit.forget();
+        } else {
+            drop(permit);
+            // Pairs with the fence in `set_max_active`: either this thread
+            // sees the debt a concurrent shrink added, or the shrink sees
+            // the permit given back.
+            fence(Ordering::SeqCst);
+            self.pay_debt();
+        }
+    }
+
+    /// Forgets free permits while a shrink is owed.
+    fn pay_debt(&self) {
+        loop {
+            let owed = self.debt.load(Ordering::Acquire);
+            if owed == 0 {
+                return;
+            }
+            let took = self.slots.forget_permits(owed);
+            if took == 0 {
+                return;
+            }
+            // Someone else may have paid part of it meanwhile: give the
+            // excess back.
+            let mut excess = 0;
+            let _ = self.debt.fetch_update(Ordering::AcqRel, Ordering::Acquire, |d| {
+                let paid = d.min(took);
+                excess = took - paid;
+                Some(d - paid)
+            });
+            if excess > 0 {
+                self.slots.add_permits(excess);
+            }
+        }
+    }
+
+    /// Changes the number of worker slots: growing adds permits at once
+    /// (cancelling any debt first), shrinking forgets the free ones and owes
+    /// the rest, paid as running handlers finish. Callers serialise it.
+    fn set_max_active(&self, new: usize) {
+        let old = self.max_active.swap(new, Ordering::AcqRel);
+        if new > old {
+            let grow = new - old;
+            let mut cancelled = 0;
+            let _ = self.debt.fetch_update(Ordering::AcqRel, Ordering::Acquire, |d| {
+                cancelled = d.min(grow);
+                Some(d - cancelled)
+            });
+            if grow > cancelled {
+                self.slots.add_permits(grow - cancelled);
+            }
+        } else if new < old {
+            let shrink = old - new;
+            let took = self.slots.forget_permits(shrink);
+            if shrink > took {
+                self.debt.fetch_add(shrink - took, Ordering::AcqRel);
+                fence(Ordering::SeqCst);
+                self.pay_debt();
+            }
+        }
+    }
+
+    /// Handlers holding a slot now.
+    fn active(&self) -> usize {
+        let total = self.max_active.load(Ordering::Acquire).saturating_add(self.debt.load(Ordering::Acquire));
+        total.saturating_sub(self.slots.available_permits())
+    }
 }
 
 impl Bounded {
     pub(crate) fn new(name: &str, scheduler: &Scheduler) -> io::Result<Self> {
-        let (handle, owned, threads) = scheduler.runtime(name)?;
+        let thread_seq = Arc::new(AtomicUsize::new(0));
+        let (handle, owned, threads) = scheduler.runtime(name, &thread_seq)?;
         let max_active = scheduler.max_active.unwrap_or(threads).max(1);
         Ok(Self {
             name: name.to_owned(),
-            handle,
-            _owned: owned.map(|rt| OwnedRuntime(Some(rt))),
-            threads,
-            max_active,
-            queue: scheduler.queue,
-            slots: Arc::new(Semaphore::new(max_active)),
-            admitted: Arc::new(AtomicUsize::new(0)),
+            owns_runtime: owned.is_some(),
+            pool: ArcSwap::from_pointee(Pool { handle, threads, _owned: owned.map(|rt| OwnedRuntime(Some(rt))) }),
+            thread_seq,
+            limits: Arc::new(Limits {
+                slots: Arc::new(Semaphore::new(max_active)),
+                max_active: AtomicUsize::new(max_active),
+                queue: AtomicUsize::new(scheduler.queue),
+                debt: AtomicUsize::new(0),
+                admitted: AtomicUsize::new(0),
+            }),
             fail_fast: scheduler.fail_fast,
             counters: Arc::new(Counters::default()),
+            resizing: Mutex::new(ResizeState { max_active_explicit: scheduler.max_active.is_some() }),
         })
     }
 
@@ -72,22 +195,25 @@ impl Bounded {
         }
         let Some(admission) = self.admit() else {
             Counters::bump(&self.counters.rejected);
+            let max_active = self.limits.max_active.load(Ordering::Relaxed);
+            let queue = self.limits.queue.load(Ordering::Relaxed);
             return HttpError::too_many_requests(format!(
-                "executor `{}` is full: {} requests running and {} queued",
-                self.name, self.max_active, self.queue
+                "executor `{}` is full: {max_active} requests running and {queue} queued",
+                self.name
             ))
             .with("executor", self.name.as_str())
-            .with("maxActive", self.max_active)
-            .with("queue", self.queue)
+            .with("maxActive", max_active)
+            .with("queue", queue)
             .into_response();
         };
         let mut pending = Pending { counters: &self.counters, done: false };
-        let Ok(slot) = Arc::clone(&self.slots).acquire_owned().await else {
+        let Ok(permit) = Arc::clone(&self.limits.slots).acquire_owned().await else {
             pending.done = true;
             return HttpError::service_unavailable(format!("executor `{}` is shutting down", self.name))
                 .with("executor", self.name.as_str())
                 .into_response();
         };
+        let slot = Slot { permit: Some(permit), admission };
         let started = Instant::now();
         self.counters.record_wait(started.saturating_duration_since(queued_at));
         if let Some(ff) = self.fail_fast {
@@ -97,11 +223,15 @@ impl Bounded {
             }
         }
         let counters = Arc::clone(&self.counters);
+        // The runtime stays up while this request runs on it, even if a
+        // resize replaces it meanwhile; the last request to end shuts it
+        // down (here, on the caller's thread, never on its own).
+        let pool = self.pool.load_full();
         // The slot and the admission leave with the task, not with the
         // request: a cancelled blocking handler keeps its thread until it
         // returns, and its slot with it.
-        let join = AbortOnDrop(self.handle.spawn(async move {
-            let _held = (slot, admission);
+        let join = AbortOnDrop(pool.handle.spawn(async move {
+            let _held = slot;
             let res = task.await;
             Counters::bump(&counters.completed);
             res
@@ -115,15 +245,17 @@ impl Bounded {
             Err(_) => HttpError::service_unavailable("the request was cancelled").into_response(),
         };
         pending.done = true;
+        drop(pool);
         res
     }
 
     fn admit(&self) -> Option<Admission> {
-        let capacity = self.max_active.saturating_add(self.queue);
-        self.admitted
+        let capacity = self.limits.capacity();
+        self.limits
+            .admitted
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < capacity).then_some(n + 1))
             .ok()
-            .map(|_| Admission(Arc::clone(&self.admitted)))
+            .map(|_| Admission(Arc::clone(&self.limits)))
     }
 
     fn failed_fast(&self, ff: FailFast) -> Response {
@@ -146,17 +278,70 @@ impl Bounded {
     /// Answers 503 to every queued request, now and from now on; running
     /// handlers finish.
     pub(crate) fn close(&self) {
-        self.slots.close();
+        self.limits.slots.close();
+    }
+
+    /// Applies `resize` (already validated) and reports the new sizes.
+    ///
+    /// Validation comes first and the new runtime, the only step that can
+    /// fail, is built before anything changes, so a failed resize changes
+    /// nothing.
+    pub(crate) fn resize(&self, resize: &Resize) -> Result<ExecutorMetrics, ResizeError> {
+        let mut state = self.resizing.lock().unwrap_or_else(PoisonError::into_inner);
+        if resize.threads.is_some() && !self.owns_runtime {
+            return Err(ResizeError::NotResizable {
+                executor: self.name.clone(),
+                field: "threads",
+                reason: "it runs on a tokio runtime it does not own (`Scheduler::on_runtime`)".to_owned(),
+            });
+        }
+        let threads_now = self.pool.load().threads;
+        let new_threads = resize.threads.filter(|&t| t != threads_now);
+        let pool = match new_threads {
+            Some(threads) => Some(
+                owned_runtime(&self.name, threads, &self.thread_seq)
+                    .map_err(|source| ResizeError::Runtime { executor: self.name.clone(), source })?,
+            ),
+            None => None,
+        };
+        let max_active = match (resize.max_active, resize.threads) {
+            (Some(max_active), _) => {
+                state.max_active_explicit = true;
+                Some(max_active)
+            }
+            (None, Some(threads)) if !state.max_active_explicit => Some(threads),
+            _ => None,
+        };
+        if let Some(queue) = resize.queue {
+            self.limits.queue.store(queue, Ordering::Release);
+        }
+        if let Some(max_active) = max_active {
+            self.limits.set_max_active(max_active);
+        }
+        if let (Some(rt), Some(threads)) = (pool, new_threads) {
+            let pool = Pool { handle: rt.handle().clone(), threads, _owned: Some(OwnedRuntime(Some(rt))) };
+            // Requests that loaded the old pool keep it alive until they end.
+            drop(self.pool.swap(Arc::new(pool)));
+        }
+        tracing::info!(
+            executor = %self.name,
+            threads = self.pool.load().threads,
+            max_active = self.limits.max_active.load(Ordering::Relaxed),
+            queue = self.limits.queue.load(Ordering::Relaxed),
+            "executor resized"
+        );
+        drop(state);
+        Ok(self.metrics())
     }
 
     pub(crate) fn metrics(&self) -> ExecutorMetrics {
-        let active = self.max_active.saturating_sub(self.slots.available_permits());
-        let admitted = self.admitted.load(Ordering::Acquire);
+        let active = self.limits.active();
+        let admitted = self.limits.admitted.load(Ordering::Acquire);
         ExecutorMetrics {
             name: self.name.clone(),
-            threads: self.threads,
-            max_active: self.max_active,
-            queue_capacity: self.queue,
+            threads: self.pool.load().threads,
+            max_active: self.limits.max_active.load(Ordering::Acquire),
+            queue_capacity: self.limits.queue.load(Ordering::Acquire),
             active,
             queued: admitted.saturating_sub(active),
             completed: self.counters.completed.load(Ordering::Relaxed),
@@ -165,16 +350,31 @@ impl Bounded {
             panicked: self.counters.panicked.load(Ordering::Relaxed),
             cancelled: self.counters.cancelled.load(Ordering::Relaxed),
             queue_wait: self.counters.queue_wait(),
+            resizable_threads: self.owns_runtime,
+        }
+    }
+}
+
+/// A worker slot held by a running handler, with its admission.
+struct Slot {
+    permit: Option<OwnedSemaphorePermit>,
+    admission: Admission,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        if let Some(permit) = self.permit.take() {
+            self.admission.0.release(permit);
         }
     }
 }
 
 /// One admitted request; gives its place back when dropped.
-struct Admission(Arc<AtomicUsize>);
+struct Admission(Arc<Limits>);
 
 impl Drop for Admission {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
+        self.0.admitted.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -206,5 +406,68 @@ impl Drop for OwnedRuntime {
                 rt.shutdown_timeout(TEARDOWN_GRACE);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(max_active: usize) -> Arc<Limits> {
+        Arc::new(Limits {
+            slots: Arc::new(Semaphore::new(max_active)),
+            max_active: AtomicUsize::new(max_active),
+            queue: AtomicUsize::new(0),
+            debt: AtomicUsize::new(0),
+            admitted: AtomicUsize::new(0),
+        })
+    }
+
+    #[test]
+    fn a_shrink_takes_free_slots_at_once_and_the_rest_as_they_come_back() {
+        let l = limits(4);
+        let mut held: Vec<_> = (0..3).map(|_| Arc::clone(&l.slots).try_acquire_owned().unwrap()).collect();
+        l.set_max_active(1);
+        // The free slot went at once; two are owed.
+        assert_eq!((l.slots.available_permits(), l.debt.load(Ordering::SeqCst), l.active()), (0, 2, 3));
+        l.release(held.pop().unwrap());
+        assert_eq!((l.slots.available_permits(), l.debt.load(Ordering::SeqCst), l.active()), (0, 1, 2));
+        // Growing cancels what is still owed before adding slots.
+        l.set_max_active(3);
+        assert_eq!((l.slots.available_permits(), l.debt.load(Ordering::SeqCst), l.active()), (1, 0, 2));
+        for permit in held {
+            l.release(permit);
+        }
+        assert_eq!((l.slots.available_permits(), l.active()), (3, 0));
+    }
+
+    #[test]
+    fn slots_converge_to_max_active_under_concurrent_releases_and_resizes() {
+        let l = limits(8);
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let workers: Vec<_> = (0..4)
+            .map(|_| {
+                let l = Arc::clone(&l);
+                let stop = Arc::clone(&stop);
+                std::thread::spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        if let Ok(permit) = Arc::clone(&l.slots).try_acquire_owned() {
+                            std::thread::yield_now();
+                            l.release(permit);
+                        }
+                    }
+                })
+            })
+            .collect();
+        for i in 0..2000 {
+            l.set_max_active([1, 7, 3, 12, 2, 5][i % 6]);
+        }
+        l.set_max_active(4);
+        stop.store(true, Ordering::Relaxed);
+        for worker in workers {
+            worker.join().unwrap();
+        }
+        // Every slot is back: exactly `max_active` remain, nothing owed.
+        assert_eq!((l.slots.available_permits(), l.debt.load(Ordering::SeqCst), l.active()), (4, 0, 0));
     }
 }

@@ -65,11 +65,15 @@ fn bucket_of(wait: Duration) -> usize {
 pub struct ExecutorMetrics {
     /// The executor's name: `"biz"` or the name it was registered under.
     pub name: String,
-    /// Worker threads of its runtime.
+    /// Worker threads of its runtime (after a resize, of the runtime new
+    /// handlers start on).
     pub threads: usize,
-    /// How many handlers may run at once.
+    /// How many handlers may run at once. Right after a shrink,
+    /// [`active`](Self::active) may stay above it until enough running
+    /// handlers finish.
     pub max_active: usize,
-    /// How many requests may wait for a worker.
+    /// How many requests may wait for a worker. Right after a shrink,
+    /// [`queued`](Self::queued) may stay above it until the queue drains.
     pub queue_capacity: usize,
     /// Handlers running now.
     pub active: usize,
@@ -88,6 +92,12 @@ pub struct ExecutorMetrics {
     pub cancelled: u64,
     /// How long requests waited for a worker.
     pub queue_wait: QueueWait,
+    /// Whether [`App::resize_executor`](crate::App::resize_executor) can
+    /// change [`threads`](Self::threads): the executor owns its runtime
+    /// ([`Scheduler::threads`](crate::Scheduler::threads)), not one given
+    /// with [`Scheduler::on_runtime`](crate::Scheduler::on_runtime).
+    /// `max_active` and `queue_capacity` can always change.
+    pub resizable_threads: bool,
 }
 
 /// A histogram of queue waits in power-of-two buckets of microseconds:

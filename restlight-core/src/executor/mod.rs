@@ -9,6 +9,7 @@
 mod bounded;
 mod failfast;
 mod metrics;
+mod resize;
 mod scheduler;
 
 use std::fmt;
@@ -26,6 +27,7 @@ use tokio::task::JoinHandle;
 pub(crate) use bounded::Bounded;
 pub use failfast::{FailFast, ReceivedAt};
 pub use metrics::{ExecutorMetrics, QueueWait};
+pub use resize::{Resize, ResizeError, MAX_RESIZE_THREADS};
 pub use scheduler::{Scheduler, DEFAULT_QUEUE};
 
 use crate::error::HttpError;

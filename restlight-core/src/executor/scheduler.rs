@@ -3,6 +3,7 @@
 use std::io;
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use tokio::runtime::{Handle, Runtime};
 
@@ -96,7 +97,9 @@ impl Scheduler {
     /// How many handlers may run at once. Raise it above the thread count
     /// for async handlers that mostly await. Zero is treated as one.
     ///
-    /// Default is the number of worker threads.
+    /// Default is the number of worker threads; left unset, it follows the
+    /// thread count when [`App::resize_executor`](crate::App::resize_executor)
+    /// changes it.
     pub fn max_active(mut self, handlers: usize) -> Self {
         self.max_active = Some(handlers.max(1));
         self
@@ -111,22 +114,30 @@ impl Scheduler {
         self
     }
 
-    /// Builds the runtime (when it owns one) for the executor `name`.
-    pub(crate) fn runtime(&self, name: &str) -> io::Result<(Handle, Option<Runtime>, usize)> {
+    /// Builds the runtime (when it owns one) for the executor `name`;
+    /// `seq` numbers its threads (and those of later runtimes of the same
+    /// executor, after a resize).
+    pub(crate) fn runtime(&self, name: &str, seq: &Arc<AtomicUsize>) -> io::Result<(Handle, Option<Runtime>, usize)> {
         match &self.runtime {
             RuntimeSource::Threads(threads) => {
-                let prefix = format!("restlight-{name}");
-                let next = AtomicUsize::new(0);
-                let rt = tokio::runtime::Builder::new_multi_thread()
-                    .worker_threads(*threads)
-                    .thread_name_fn(move || format!("{prefix}-{}", next.fetch_add(1, Ordering::Relaxed)))
-                    .enable_all()
-                    .build()?;
+                let rt = owned_runtime(name, *threads, seq)?;
                 Ok((rt.handle().clone(), Some(rt), *threads))
             }
             RuntimeSource::Handle(handle) => Ok((handle.clone(), None, handle.metrics().num_workers())),
         }
     }
+}
+
+/// A multi-thread runtime of `threads` workers named `restlight-<name>-<n>`,
+/// `n` taken from `seq`.
+pub(crate) fn owned_runtime(name: &str, threads: usize, seq: &Arc<AtomicUsize>) -> io::Result<Runtime> {
+    let prefix = format!("restlight-{name}");
+    let next = Arc::clone(seq);
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads)
+        .thread_name_fn(move || format!("{prefix}-{}", next.fetch_add(1, Ordering::Relaxed)))
+        .enable_all()
+        .build()
 }
 
 fn cores() -> usize {

@@ -232,7 +232,7 @@ mod tests {
                 includes.map(|l| l.iter().map(|p| AntPattern::parse(p).unwrap()).collect());
             let exc: Vec<AntPattern> = excludes.iter().map(|p| AntPattern::parse(p).unwrap()).collect();
             let rp = route_pattern(route);
-            let decision = decide(inc.as_deref(), &exc, &[rp.clone()]);
+            let decision = decide(inc.as_deref(), &exc, std::slice::from_ref(&rp));
             for path in paths.iter().filter(|p| rp.matches(p)) {
                 let full = inc.as_ref().map_or(true, |i| i.iter().any(|p| p.matches(path)))
                     && !exc.iter().any(|p| p.matches(path));

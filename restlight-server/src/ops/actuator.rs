@@ -15,8 +15,12 @@ use std::sync::{Arc, OnceLock};
 
 use http::header::{HeaderValue, CONTENT_TYPE};
 use http::StatusCode;
-use restlight_core::{get, App, Body, IntoResponse, Response, Route};
+use restlight_core::{
+    get, post, App, Body, ExecutorMetrics, HttpError, IntoResponse, RequestContext, Resize, ResizeError, Response,
+    Route,
+};
 use serde_json::{json, Map, Value};
+use tokio::runtime::Handle;
 
 use super::health::{status, Health};
 use super::metrics::Scrape;
@@ -43,7 +47,12 @@ pub enum Endpoint {
     Routes,
     /// `GET {base}/config`: the effective server options.
     Config,
-    /// `GET {base}/executors`: the executors' metrics as JSON.
+    /// `GET {base}/executors`: the bounded executors' metrics as JSON
+    /// (`{"executors": [..]}`), and the IO runtime's under `"io"` when a
+    /// server runs: `workers`, `aliveTasks` and `globalQueueDepth`. Each
+    /// executor's `resizable` tells whether `POST {base}/executors/{name}`
+    /// is served (a separate opt-in: [`Actuator::allow_executor_resize`]),
+    /// `threadsResizable` whether its thread count can change.
     Executors,
 }
 
@@ -113,6 +122,7 @@ pub struct Actuator {
     pub(crate) base_path: String,
     pub(crate) port: Option<u16>,
     pub(crate) exposed: BTreeSet<Endpoint>,
+    resize: bool,
     name: Option<String>,
     version: Option<String>,
     checks: Vec<(String, Check)>,
@@ -124,6 +134,7 @@ impl fmt::Debug for Actuator {
             .field("base_path", &self.base_path)
             .field("port", &self.port)
             .field("exposed", &self.exposed)
+            .field("resize", &self.resize)
             .field("name", &self.name)
             .field("version", &self.version)
             .field("checks", &self.checks.iter().map(|(n, _)| n).collect::<Vec<_>>())
@@ -137,6 +148,7 @@ impl Default for Actuator {
             base_path: DEFAULT_BASE_PATH.to_owned(),
             port: None,
             exposed: [Endpoint::Health, Endpoint::Info].into_iter().collect(),
+            resize: false,
             name: None,
             version: None,
             checks: Vec::new(),
@@ -183,6 +195,42 @@ impl Actuator {
         self
     }
 
+    /// Serves `POST {base}/executors/{name}`, which resizes a bounded
+    /// executor while it serves (see [`App::resize_executor`] and
+    /// [`Resize`]). The body is a JSON object with any of `threads`,
+    /// `maxActive` and `queue`:
+    ///
+    /// ```text
+    /// POST /actuator/executors/biz
+    /// {"threads": 16, "maxActive": 32, "queue": 1024}
+    /// ```
+    ///
+    /// It answers 200 with the executor's metrics after the change, 400
+    /// (problem details naming the `field` and the `value`) for an unknown
+    /// field, a value that is not a whole number, or zero `threads` or
+    /// `maxActive`, 404 for an unknown executor, and 409 for a size the
+    /// executor cannot change (`io`, a user's `Executor`, the threads of
+    /// a runtime it does not own). Each resize is logged at `info`.
+    ///
+    /// This is a write: anyone who reaches it can change how much work the
+    /// server accepts, so it is a separate opt-in from reading
+    /// [`Endpoint::Executors`] (which it does not need), and is best served
+    /// on a [`port`](Self::port) of its own that only operators reach.
+    ///
+    /// Default is `false`: the route does not exist and a POST is answered
+    /// 404.
+    pub fn allow_executor_resize(mut self, allow: bool) -> Self {
+        self.resize = allow;
+        self
+    }
+
+    /// Whether `POST {base}/executors/{name}` is served (see
+    /// [`allow_executor_resize`](Self::allow_executor_resize)).
+    #[must_use]
+    pub fn allows_executor_resize(&self) -> bool {
+        self.resize
+    }
+
     /// The application's name and version, shown by `info`.
     ///
     /// Default: none (`info` answers `{}`).
@@ -217,6 +265,8 @@ pub(crate) struct OpsShared {
     pub(crate) app: OnceLock<App>,
     pub(crate) scrape: OnceLock<Arc<Scrape>>,
     pub(crate) config: OnceLock<Value>,
+    /// The IO runtime, when a server runs (not for `build` nor `mock`).
+    pub(crate) io: OnceLock<Handle>,
     pub(crate) shutting_down: AtomicBool,
 }
 
@@ -227,6 +277,7 @@ impl OpsShared {
             app: OnceLock::new(),
             scrape: OnceLock::new(),
             config: OnceLock::new(),
+            io: OnceLock::new(),
             shutting_down: AtomicBool::new(false),
         })
     }
@@ -261,6 +312,15 @@ impl OpsShared {
                 }),
                 Endpoint::Executors => add(&mut routes, at("executors"), executors),
             }
+        }
+        if self.settings.resize {
+            let shared = Arc::clone(self);
+            routes.push(post(at("executors/{name}")).scheduled("io").max_body_size(RESIZE_MAX_BODY).handle(
+                move |ctx| {
+                    let shared = Arc::clone(&shared);
+                    async move { resize(&shared, &ctx) }
+                },
+            ));
         }
         routes
     }
@@ -363,34 +423,118 @@ fn executors(shared: &OpsShared) -> Response {
     let list: Vec<Value> = shared
         .app
         .get()
-        .map(|app| {
-            app.executors()
-                .iter()
-                .map(|m| {
-                    json!({
-                        "name": m.name,
-                        "threads": m.threads,
-                        "maxActive": m.max_active,
-                        "queueCapacity": m.queue_capacity,
-                        "active": m.active,
-                        "queued": m.queued,
-                        "completed": m.completed,
-                        "rejected": m.rejected,
-                        "failFast": m.fail_fast,
-                        "panicked": m.panicked,
-                        "cancelled": m.cancelled,
-                        "queueWait": {
-                            "count": m.queue_wait.count(),
-                            "p50Micros": micros(m.queue_wait.percentile(0.5)),
-                            "p99Micros": micros(m.queue_wait.percentile(0.99)),
-                        },
-                        "resizable": false,
-                    })
-                })
-                .collect()
-        })
+        .map(|app| app.executors().iter().map(|m| executor_json(m, shared.settings.resize)).collect())
         .unwrap_or_default();
-    json_response(StatusCode::OK, &json!({ "executors": list }))
+    let mut body = json!({ "executors": list });
+    if let Some(io) = shared.io.get() {
+        let m = io.metrics();
+        body["io"] = json!({
+            "workers": m.num_workers(),
+            "aliveTasks": m.num_alive_tasks(),
+            "globalQueueDepth": m.global_queue_depth(),
+        });
+    }
+    json_response(StatusCode::OK, &body)
+}
+
+/// One executor as `executors` and the resize answer show it.
+fn executor_json(m: &ExecutorMetrics, resize: bool) -> Value {
+    json!({
+        "name": m.name,
+        "threads": m.threads,
+        "maxActive": m.max_active,
+        "queueCapacity": m.queue_capacity,
+        "active": m.active,
+        "queued": m.queued,
+        "completed": m.completed,
+        "rejected": m.rejected,
+        "failFast": m.fail_fast,
+        "panicked": m.panicked,
+        "cancelled": m.cancelled,
+        "queueWait": {
+            "count": m.queue_wait.count(),
+            "p50Micros": micros(m.queue_wait.percentile(0.5)),
+            "p99Micros": micros(m.queue_wait.percentile(0.99)),
+        },
+        "resizable": resize,
+        "threadsResizable": m.resizable_threads,
+    })
+}
+
+/// The largest body of a resize request.
+const RESIZE_MAX_BODY: usize = 4096;
+
+/// The fields of a resize body, by their JSON names.
+const RESIZE_FIELDS: [&str; 3] = ["threads", "maxActive", "queue"];
+
+/// `POST {base}/executors/{name}`.
+fn resize(shared: &OpsShared, ctx: &RequestContext) -> Response {
+    let name = ctx.path_param("name").unwrap_or_default();
+    let Some(app) = shared.app.get() else {
+        return StatusCode::SERVICE_UNAVAILABLE.into_response();
+    };
+    let resize = match parse_resize(ctx.body()) {
+        Ok(resize) => resize,
+        Err(e) => return e.with("executor", name).into_response(),
+    };
+    match app.resize_executor(name, resize) {
+        Ok(m) => {
+            tracing::info!(executor = name, remote = ?ctx.remote_addr(), "executor resized through the actuator");
+            json_response(StatusCode::OK, &executor_json(&m, true))
+        }
+        Err(e) => resize_error(&e).with("executor", name).into_response(),
+    }
+}
+
+/// Reads a resize body: a JSON object of whole numbers under known names.
+fn parse_resize(body: &[u8]) -> Result<Resize, HttpError> {
+    let expected = || format!("expected a JSON object with any of {}", RESIZE_FIELDS.join(", "));
+    let value: Value = serde_json::from_slice(body)
+        .map_err(|e| HttpError::bad_request(format!("the body is not JSON ({e}); {}", expected())))?;
+    let Value::Object(fields) = value else {
+        return Err(HttpError::bad_request(format!("the body is not a JSON object; {}", expected())));
+    };
+    let mut resize = Resize::new();
+    for (field, value) in fields {
+        let bad =
+            |detail: String| HttpError::bad_request(detail).with("field", field.as_str()).with("value", value.clone());
+        let slot = match field.as_str() {
+            "threads" => &mut resize.threads,
+            "maxActive" => &mut resize.max_active,
+            "queue" => &mut resize.queue,
+            _ => return Err(bad(format!("unknown field `{field}`; {}", expected()))),
+        };
+        let n = value
+            .as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| bad(format!("`{field}` must be a whole number, got {value}")))?;
+        *slot = Some(n);
+    }
+    Ok(resize)
+}
+
+/// The JSON name of a [`Resize`] field.
+fn json_field(field: &str) -> &str {
+    match field {
+        "max_active" => "maxActive",
+        other => other,
+    }
+}
+
+fn resize_error(e: &ResizeError) -> HttpError {
+    match e {
+        ResizeError::UnknownExecutor { known, .. } => HttpError::not_found(e.to_string()).with("known", known.clone()),
+        ResizeError::NotResizable { executor, field, reason } => {
+            let name = json_field(field);
+            HttpError::conflict(format!("the `{name}` of executor `{executor}` cannot change: {reason}"))
+                .with("field", name)
+        }
+        ResizeError::Invalid { field, value, reason } => {
+            let name = json_field(field);
+            HttpError::bad_request(format!("`{name}` {reason}, got {value}")).with("field", name).with("value", *value)
+        }
+        _ => HttpError::internal(e.to_string()),
+    }
 }
 
 fn micros(d: std::time::Duration) -> u64 {

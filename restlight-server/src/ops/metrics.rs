@@ -22,6 +22,7 @@ use prometheus_client::metrics::gauge::ConstGauge;
 use prometheus_client::metrics::MetricType;
 use prometheus_client::registry::Registry;
 use restlight_core::{App, ExecutorMetrics, MatchedRoute, RouteInfo};
+use tokio::runtime::Handle;
 
 use crate::protect::Counters;
 
@@ -150,13 +151,14 @@ impl RequestMetrics {
     }
 }
 
-/// What the scrape encodes: the request metrics, the connection counters
-/// and the executors' metrics.
+/// What the scrape encodes: the request metrics, the connection counters,
+/// the executors' metrics and the IO runtime's.
 #[derive(Debug)]
 pub(crate) struct Scrape {
     pub(crate) requests: Arc<RequestMetrics>,
     pub(crate) counters: Arc<Counters>,
     pub(crate) app: App,
+    pub(crate) io: Option<Handle>,
 }
 
 impl Scrape {
@@ -266,6 +268,18 @@ impl Collector for Scrape {
         ] {
             let labels: Labels = vec![("cause", cause.as_str())];
             family.encode_family(&labels)?.encode_counter::<NoLabelSet, _, u64>(&stats.refused_by(cause), None)?;
+        }
+
+        if let Some(io) = &self.io {
+            let m = io.metrics();
+            gauge(&mut encoder, "io_workers", "Worker threads of the IO runtime", to_i64(m.num_workers()))?;
+            gauge(&mut encoder, "io_alive_tasks", "Tasks alive on the IO runtime", to_i64(m.num_alive_tasks()))?;
+            gauge(
+                &mut encoder,
+                "io_global_queue_depth",
+                "Tasks waiting in the IO runtime's global queue",
+                to_i64(m.global_queue_depth()),
+            )?;
         }
 
         encode_executors(&mut encoder, &self.app.executors())
