@@ -4,6 +4,8 @@ mod access_log;
 mod actuator;
 mod counted;
 mod health;
+#[cfg(feature = "access-log-file")]
+mod log_file;
 mod metrics;
 
 pub use access_log::{AccessLog, ACCESS_TARGET};

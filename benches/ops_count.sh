@@ -1,0 +1,28 @@
+#!/bin/bash
+# Instructions per request of examples/ops.rs by mode, counted by callgrind
+# in the server process (all its threads, the access log's writer included):
+# the difference between serving LOW and HIGH requests, divided by the
+# difference, so startup and shutdown cancel out. Instruction counts do not
+# depend on what else the machine runs.
+#   cargo build --release --features access-log-file --example ops
+#   benches/ops_count.sh
+set -u
+BIN=${BIN:-target/release/examples/ops}
+LOW=${LOW:-2000}
+HIGH=${HIGH:-12000}
+out=$(mktemp -d)
+count() { # mode requests -> total instructions
+  rm -rf /tmp/restlight-access
+  OPS=$1 valgrind --tool=callgrind --callgrind-out-file="$out/cg.$1.$2" "$BIN" >/dev/null 2>&1 &
+  local pid=$!
+  for _ in $(seq 300); do curl -s -o /dev/null http://127.0.0.1:18089/hello && break; sleep 0.1; done
+  h2load --h1 -n "$2" -c 4 -t 1 http://127.0.0.1:18089/hello >/dev/null
+  kill -TERM "$pid"; wait "$pid" 2>/dev/null
+  awk '/^(summary|totals):/ {print $2; exit}' "$out/cg.$1.$2"
+}
+printf '%-8s %14s %14s %12s\n' mode "Ir@$LOW" "Ir@$HIGH" "Ir/request"
+for mode in off metrics log both; do
+  lo=$(count "$mode" "$LOW"); hi=$(count "$mode" "$HIGH")
+  printf '%-8s %14s %14s %12s\n' "$mode" "$lo" "$hi" "$(( (hi - lo) / (HIGH - LOW) ))"
+done
+rm -rf "$out"
