@@ -92,7 +92,8 @@
 //!   `[tls]` key (but `enabled = false`) without the `tls` feature.
 //! - TLS needs a certificate and a key: both from the configuration, or one
 //!   of them replacing the code's. The PEM files are read and checked when
-//!   `config_file` is called (when the server starts, for the environment);
+//!   `config_file` is called (when the server starts, for the environment),
+//!   unless the table says `enabled = false`;
 //!   a file that cannot be read or holds no certificate or key is an error
 //!   naming the key and the path. `tls.client_auth` without any client CA
 //!   is an error; `"none"` drops the client CA.
@@ -731,9 +732,12 @@ impl TlsSection {
         self.check()
     }
 
-    /// Reads the PEM files set.
+    /// Reads the PEM files set, unless the table turns TLS off.
     #[cfg(feature = "tls")]
     fn check(&self) -> Result<(), ConfigError> {
+        if self.enabled == Some(false) {
+            return Ok(());
+        }
         self.chain()?;
         self.key()?;
         self.client_ca()?;
@@ -1291,8 +1295,9 @@ mod tests {
 
             let r = resolve(with_file(code(), "[tls]\nclient_auth = \"none\"\n").unwrap(), &[]).unwrap();
             assert_eq!(r.options.tls.unwrap().client_auth_mode(), None);
-            let r = resolve(with_file(code(), "[tls]\nenabled = false\n").unwrap(), &[]).unwrap();
-            assert!(r.options.tls.is_none(), "the file turns the code's TLS off");
+            let off = "[tls]\nenabled = false\ncert_file = \"/nonexistent/cert.pem\"\n";
+            let r = resolve(with_file(code(), off).unwrap(), &[]).unwrap();
+            assert!(r.options.tls.is_none(), "the file turns the code's TLS off, its paths unread");
             assert!(resolve(code(), &[]).unwrap().options.tls.is_some(), "no table: the code's TLS stands");
         }
 
