@@ -48,7 +48,7 @@ pub struct Restlight {
     /// The access log, when on.
     pub(crate) access_log: Option<AccessLog>,
     /// Settings read from a configuration file, applied over the code's.
-    pub(crate) file_config: Option<crate::config::ServerSection>,
+    pub(crate) file_config: Option<crate::config::FileConfig>,
     /// Whether `RESTLIGHT_SERVER_*` variables are ignored.
     pub(crate) ignore_env: bool,
 }
@@ -366,10 +366,13 @@ impl Restlight {
     /// Reads server settings from a TOML file now; they are applied at
     /// `start`, `run` or `build`, over the values set in code (wherever
     /// this call stands), and under the `RESTLIGHT_SERVER_*` environment
-    /// variables. Precedence: **code < file < environment**.
+    /// variables. Precedence: **code < file < environment**, key by key.
+    /// A second file overrides the first the same way.
     ///
-    /// The file has a `[server]` table whose keys are the setters' names,
-    /// durations in milliseconds with an `_ms` suffix:
+    /// The `[server]` table's keys are the setters' names, durations in
+    /// milliseconds with an `_ms` suffix; `[actuator]`, `[access_log]` and
+    /// `[tls]` configure [`Actuator`], [`AccessLog`] and HTTPS (feature
+    /// `tls`):
     ///
     /// ```toml
     /// [server]
@@ -380,52 +383,86 @@ impl Restlight {
     /// shutdown_timeout_ms = 10000
     /// max_body_size = 1048576
     /// allow_ips = ["10.0.0.0/8"]
+    ///
+    /// [actuator]                  # present: on (unless `enabled = false`)
+    /// base_path = "/manage"
+    /// port = 9091                 # a management port of its own
+    /// expose = ["health", "info", "metrics"]
+    /// app_name = "orders"
+    /// app_version = "1.4.2"
+    ///
+    /// [access_log]
+    /// enabled = true
+    /// directory = "/var/log/orders"   # feature `access-log-file`
+    /// file_prefix = "access"
+    ///
+    /// [tls]
+    /// cert_file = "/etc/orders/cert.pem"
+    /// key_file = "/etc/orders/key.pem"
+    /// client_ca_file = "/etc/orders/clients-ca.pem"
+    /// client_auth = "optional"    # "required" (default), "optional", "none"
+    /// handshake_timeout_ms = 5000
     /// ```
     ///
-    /// Also: `header_read_timeout_ms`, `idle_timeout_ms`, `max_header_size`,
-    /// `h2_max_concurrent_streams`, `max_headers`,
+    /// Also, in `[server]`: `header_read_timeout_ms`, `idle_timeout_ms`,
+    /// `max_header_size`, `h2_max_concurrent_streams`, `max_headers`,
     /// `h2_initial_stream_window_size`, `h2_initial_connection_window_size`,
     /// `h2_keep_alive_interval_ms` (0 = off), `h2_keep_alive_timeout_ms`,
     /// `h2_max_pending_accept_reset_streams`,
     /// `h2_max_local_error_reset_streams`, `body_read_timeout_ms`,
     /// `write_timeout_ms`, `max_connections`, `max_connections_per_second`
-    /// (0 = off). TLS, load shedding and executors are set in code only.
+    /// (0 = off). Load shedding, executors and health checks are set in
+    /// code only.
+    ///
+    /// An `[actuator]`, `[access_log]` or `[tls]` table turns its feature
+    /// on, keeping the code's settings for the keys it does not set;
+    /// `enabled = false` turns it off even when the code turned it on.
+    /// A table that is absent leaves the code's choice alone.
     ///
     /// # Errors
     /// [`ConfigError::Read`] when the file cannot be read,
     /// [`ConfigError::Parse`] on a syntax error, a wrong type or an unknown
-    /// key (named), [`ConfigError::Invalid`] for a malformed IP range.
+    /// key (named in full: `actuator.bse_path`), [`ConfigError::Invalid`]
+    /// for a malformed IP range, an unknown actuator endpoint, a PEM file
+    /// that cannot be read or parsed (naming the key and the path), or a
+    /// key whose cargo feature (`tls`, `access-log-file`) is off.
     pub fn config_file(mut self, path: impl AsRef<std::path::Path>) -> std::result::Result<Self, ConfigError> {
         let file = crate::config::FileConfig::read(path.as_ref())?;
-        file.server.check()?;
-        self.file_config = Some(file.server);
+        file.check()?;
+        self.file_config = Some(match self.file_config.take() {
+            Some(earlier) => earlier.overlay(file),
+            None => file,
+        });
         Ok(self)
     }
 
     /// Ignores the `RESTLIGHT_SERVER_*` environment variables.
     ///
     /// Default: they are read at `start`, `run` and `build`, and override
-    /// both the code and the configuration file. Each is named after a
-    /// configuration key in upper case: `RESTLIGHT_SERVER_PORT`,
+    /// both the code and the configuration file, key by key. Each is named
+    /// after a configuration key in upper case: `RESTLIGHT_SERVER_PORT`,
     /// `RESTLIGHT_SERVER_IO_THREADS`, `RESTLIGHT_SERVER_ALLOW_IPS`
-    /// (comma-separated), ...; an unknown one is an error naming it.
+    /// (comma-separated), ..., and for the other tables
+    /// `RESTLIGHT_SERVER_<TABLE>_<KEY>`: `RESTLIGHT_SERVER_ACTUATOR_ENABLED`,
+    /// `RESTLIGHT_SERVER_ACTUATOR_EXPOSE` (comma-separated),
+    /// `RESTLIGHT_SERVER_ACCESS_LOG_DIRECTORY`,
+    /// `RESTLIGHT_SERVER_TLS_CERT_FILE`, ...; an unknown one, or one with
+    /// a value of the wrong type, is an error naming it.
     pub fn ignore_env(mut self) -> Self {
         self.ignore_env = true;
         self
     }
 
-    /// Applies the configuration file, then the environment.
+    /// Applies the configuration file and the environment over the code.
     pub(crate) fn resolve_config(
         mut self,
         env: impl IntoIterator<Item = (String, String)>,
     ) -> std::result::Result<Self, ConfigError> {
-        if let Some(file) = self.file_config.take() {
-            self = file.apply(self)?;
-        }
+        let mut config = self.file_config.take().unwrap_or_default();
         if !self.ignore_env {
-            self = crate::config::ServerSection::from_env(env)?.apply(self)?;
+            config = config.overlay(crate::config::FileConfig::from_env(env)?);
         }
-        Ok(self)
+        config.apply(self)
     }
 
     /// Compiles the application without serving it. The actuator routes
@@ -449,7 +486,7 @@ impl Restlight {
         let (app, _) = crate::launch::attach_actuator(self.app, ops.as_ref());
         let app = app.build()?;
         if let Some(ops) = ops {
-            ops.fill(&app, &self.options);
+            ops.fill(&app, &self.options, self.access_log.as_ref());
         }
         Ok(app)
     }

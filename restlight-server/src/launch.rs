@@ -94,7 +94,7 @@ fn server_thread(
         }
     };
     let metrics = ops.as_ref().and_then(|ops| {
-        ops.fill(&app, &options);
+        ops.fill(&app, &options, access_log.as_ref());
         let _ = ops.io.set(runtimes.io.handle().clone());
         let metrics = ops.settings.exposes(Endpoint::Metrics).then(|| Arc::new(RequestMetrics::new(&app)))?;
         let _ = ops.scrape.set(Arc::new(Scrape {

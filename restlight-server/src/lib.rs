@@ -86,6 +86,14 @@
 //! with rustls: `h2` or `http/1.1` by ALPN, TLS 1.2 and 1.3, optional client
 //! certificates, a handshake timeout. See `TlsConfig`.
 //!
+//! # Configuration
+//!
+//! Every server option, the actuator, the access log and TLS can also be
+//! set from a TOML file ([`Restlight::config_file`]) and from
+//! `RESTLIGHT_SERVER_*` environment variables ([`Restlight::ignore_env`]),
+//! with **code < file < environment**, key by key; an unknown key or
+//! variable, or a value of the wrong type, is an error naming it.
+//!
 //! # Shutdown
 //!
 //! A graceful shutdown closes the listener (new connections are refused),

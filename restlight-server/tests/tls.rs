@@ -9,7 +9,7 @@ use std::time::Duration;
 use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose, IsCa, KeyPair};
 use restlight_core::{get, RequestContext};
 use restlight_server::{ClientAuth, ServerHandle, TlsConfig};
-use support::{restlight, Raw};
+use support::{restlight, Raw, TempFile};
 
 struct Pki {
     ca_pem: String,
@@ -104,6 +104,57 @@ fn a_silent_client_is_cut_off_at_the_handshake_timeout() {
     let closed = raw.closed_within(Duration::from_secs(3)).expect("a silent TLS client kept its connection");
     assert!(closed >= Duration::from_millis(150), "closed after {closed:?}");
     server.shutdown();
+}
+
+#[tokio::test]
+async fn tls_configured_from_a_toml_file_serves_https() {
+    let pki = pki();
+    let (cert, key) = (TempFile::new("cert.pem", &pki.server_cert), TempFile::new("key.pem", &pki.server_key));
+    let toml = TempFile::new(
+        "tls.toml",
+        &format!("[tls]\ncert_file = {}\nkey_file = {}\nhandshake_timeout_ms = 5000\n", cert.toml(), key.toml()),
+    );
+    let server = restlight()
+        .route(get("/version").handle(|ctx: RequestContext| async move { format!("{:?}", ctx.version()) }))
+        .config_file(&toml.0)
+        .unwrap()
+        .ignore_env()
+        .start()
+        .unwrap();
+    let res = client(&pki).build().unwrap().get(url(&server)).send().await.unwrap();
+    assert_eq!(res.version(), reqwest::Version::HTTP_2);
+    assert_eq!(res.text().await.unwrap(), "HTTP/2.0");
+    let plain = reqwest::Client::new().get(url(&server).replace("https", "http")).send().await;
+    assert!(plain.is_err(), "plain HTTP on the TLS port");
+    server.shutdown_async().await;
+}
+
+#[tokio::test]
+async fn client_certificates_required_by_the_file() {
+    let pki = pki();
+    let files = [("cert.pem", &pki.server_cert), ("key.pem", &pki.server_key), ("ca.pem", &pki.ca_pem)];
+    let [cert, key, ca] = files.map(|(name, text)| TempFile::new(name, text));
+    let toml = TempFile::new(
+        "mtls.toml",
+        &format!(
+            "[tls]\ncert_file = {}\nkey_file = {}\nclient_ca_file = {}\nclient_auth = \"required\"\n",
+            cert.toml(),
+            key.toml(),
+            ca.toml()
+        ),
+    );
+    let server = restlight()
+        .route(get("/version").handle(|ctx: RequestContext| async move { format!("{:?}", ctx.version()) }))
+        .config_file(&toml.0)
+        .unwrap()
+        .ignore_env()
+        .start()
+        .unwrap();
+    assert!(client(&pki).build().unwrap().get(url(&server)).send().await.is_err(), "served without certificate");
+    let identity = reqwest::Identity::from_pem(pki.client_identity.as_bytes()).unwrap();
+    let res = client(&pki).identity(identity).build().unwrap().get(url(&server)).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    server.shutdown_async().await;
 }
 
 #[test]

@@ -123,9 +123,9 @@ pub struct Actuator {
     pub(crate) port: Option<u16>,
     pub(crate) exposed: BTreeSet<Endpoint>,
     resize: bool,
-    name: Option<String>,
-    version: Option<String>,
-    checks: Vec<(String, Check)>,
+    pub(crate) name: Option<String>,
+    pub(crate) version: Option<String>,
+    pub(crate) checks: Vec<(String, Check)>,
 }
 
 impl fmt::Debug for Actuator {
@@ -543,8 +543,13 @@ fn micros(d: std::time::Duration) -> u64 {
 
 impl OpsShared {
     /// Hands the endpoints the built application and the effective options.
-    pub(crate) fn fill(&self, app: &App, options: &crate::options::ServerOptions) {
+    pub(crate) fn fill(
+        &self,
+        app: &App,
+        options: &crate::options::ServerOptions,
+        access_log: Option<&super::AccessLog>,
+    ) {
         let _ = self.app.set(app.clone());
-        let _ = self.config.set(crate::config::effective(options));
+        let _ = self.config.set(crate::config::effective(options, Some(&self.settings), access_log));
     }
 }

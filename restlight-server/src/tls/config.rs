@@ -1,7 +1,7 @@
 //! [`TlsConfig`]: certificates and options, turned into a rustls
 //! `ServerConfig` when the server starts.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -45,6 +45,16 @@ pub struct TlsConfig {
     key: Arc<PrivateKeyDer<'static>>,
     client_auth: Option<(Vec<CertificateDer<'static>>, ClientAuth)>,
     handshake_timeout: Duration,
+    sources: Sources,
+}
+
+/// The files the PEM was read from (`None`: given in memory), shown by the
+/// `config` actuator endpoint instead of the PEM itself.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Sources {
+    pub(crate) cert: Option<PathBuf>,
+    pub(crate) key: Option<PathBuf>,
+    pub(crate) client_ca: Option<PathBuf>,
 }
 
 impl TlsConfig {
@@ -58,11 +68,8 @@ impl TlsConfig {
         if chain.is_empty() {
             return Err(TlsError::NoCertificate);
         }
-        let key = PrivateKeyDer::from_pem_slice(private_key).map_err(|e| match e {
-            rustls::pki_types::pem::Error::NoItemsFound => TlsError::NoPrivateKey,
-            other => TlsError::Pem { what: "private key", message: other.to_string() },
-        })?;
-        Ok(Self { chain, key: Arc::new(key), client_auth: None, handshake_timeout: DEFAULT_HANDSHAKE_TIMEOUT })
+        let key = parse_private_key(private_key)?;
+        Ok(Self::from_parts(chain, key, Sources::default()))
     }
 
     /// [`from_pem`](Self::from_pem) with the PEM read from files.
@@ -70,7 +77,10 @@ impl TlsConfig {
     /// # Errors
     /// [`TlsError::Read`] when a file cannot be read, else as `from_pem`.
     pub fn from_pem_files(cert_chain: impl AsRef<Path>, private_key: impl AsRef<Path>) -> Result<Self, TlsError> {
-        Self::from_pem(&read(cert_chain.as_ref())?, &read(private_key.as_ref())?)
+        let (cert_chain, private_key) = (cert_chain.as_ref(), private_key.as_ref());
+        let (chain, key) = (read(cert_chain)?, read(private_key)?);
+        let sources = Sources { cert: Some(cert_chain.to_owned()), key: Some(private_key.to_owned()), client_ca: None };
+        Ok(Self { sources, ..Self::from_pem(&chain, &key)? })
     }
 
     /// Verifies client certificates against the CA certificates in `ca_pem`.
@@ -85,6 +95,7 @@ impl TlsConfig {
             return Err(TlsError::NoCertificate);
         }
         self.client_auth = Some((roots, mode));
+        self.sources.client_ca = None;
         Ok(self)
     }
 
@@ -100,6 +111,61 @@ impl TlsConfig {
 
     pub(crate) fn timeout(&self) -> Duration {
         self.handshake_timeout
+    }
+
+    /// A chain and key with the default options.
+    pub(crate) fn from_parts(chain: Chain, key: Key, sources: Sources) -> Self {
+        Self { chain, key: Arc::new(key), client_auth: None, handshake_timeout: DEFAULT_HANDSHAKE_TIMEOUT, sources }
+    }
+
+    /// Replaces the certificate chain, read from `path`, keeping the rest.
+    pub(crate) fn with_chain(mut self, chain: Chain, path: &Path) -> Self {
+        self.chain = chain;
+        self.sources.cert = Some(path.to_owned());
+        self
+    }
+
+    /// Replaces the private key, read from `path`, keeping the rest.
+    pub(crate) fn with_key(mut self, key: Key, path: &Path) -> Self {
+        self.key = Arc::new(key);
+        self.sources.key = Some(path.to_owned());
+        self
+    }
+
+    /// Replaces the client CA certificates, read from `path`; the mode is
+    /// kept when one was set, else `Required`.
+    pub(crate) fn with_client_ca(mut self, roots: Chain, path: &Path) -> Self {
+        let mode = self.client_auth_mode().unwrap_or(ClientAuth::Required);
+        self.client_auth = Some((roots, mode));
+        self.sources.client_ca = Some(path.to_owned());
+        self
+    }
+
+    /// Whether and how clients present certificates; `None` when no client
+    /// CA is configured.
+    pub(crate) fn client_auth_mode(&self) -> Option<ClientAuth> {
+        self.client_auth.as_ref().map(|(_, mode)| *mode)
+    }
+
+    /// Changes the client-certificate mode of the configured client CA
+    /// (`false` when there is none), or drops client authentication.
+    pub(crate) fn set_client_auth_mode(&mut self, mode: Option<ClientAuth>) -> bool {
+        match (mode, &mut self.client_auth) {
+            (None, auth) => {
+                *auth = None;
+                self.sources.client_ca = None;
+                true
+            }
+            (Some(mode), Some((_, current))) => {
+                *current = mode;
+                true
+            }
+            (Some(_), None) => false,
+        }
+    }
+
+    pub(crate) fn sources(&self) -> &Sources {
+        &self.sources
     }
 
     /// The rustls configuration.
@@ -129,6 +195,32 @@ impl TlsConfig {
         config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
         Ok(Arc::new(config))
     }
+}
+
+/// A certificate chain, leaf first.
+pub(crate) type Chain = Vec<CertificateDer<'static>>;
+/// A private key.
+pub(crate) type Key = PrivateKeyDer<'static>;
+
+/// The certificates of a PEM file: at least one.
+pub(crate) fn read_certificates(path: &Path, what: &'static str) -> Result<Chain, TlsError> {
+    let chain = certificates(&read(path)?, what)?;
+    if chain.is_empty() {
+        return Err(TlsError::NoCertificate);
+    }
+    Ok(chain)
+}
+
+/// The private key of a PEM file.
+pub(crate) fn read_key(path: &Path) -> Result<Key, TlsError> {
+    parse_private_key(&read(path)?)
+}
+
+fn parse_private_key(pem: &[u8]) -> Result<Key, TlsError> {
+    PrivateKeyDer::from_pem_slice(pem).map_err(|e| match e {
+        rustls::pki_types::pem::Error::NoItemsFound => TlsError::NoPrivateKey,
+        other => TlsError::Pem { what: "private key", message: other.to_string() },
+    })
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, TlsError> {

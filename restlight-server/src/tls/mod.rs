@@ -9,5 +9,6 @@ mod error;
 mod setters;
 
 pub(crate) use accept::Acceptor;
+pub(crate) use config::{read_certificates, read_key, Chain, Key, Sources};
 pub use config::{ClientAuth, TlsConfig};
 pub use error::TlsError;

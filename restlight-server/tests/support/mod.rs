@@ -240,3 +240,29 @@ pub fn h2_frame_types(mut bytes: &[u8]) -> Vec<u8> {
     }
     types
 }
+
+/// A file under the temp dir with the given text, removed on drop.
+#[derive(Debug)]
+pub struct TempFile(pub std::path::PathBuf);
+
+impl TempFile {
+    pub fn new(name: &str, text: &str) -> Self {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let n = N.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!("restlight-test-{}-{n}-{name}", std::process::id()));
+        std::fs::write(&path, text).expect("write a temp file");
+        Self(path)
+    }
+
+    /// The path as a TOML string.
+    pub fn toml(&self) -> String {
+        format!("{:?}", self.0.display().to_string())
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
