@@ -280,6 +280,17 @@ impl Restlight {
         self
     }
 
+    /// Requests that may wait for a worker of the business executor; past
+    /// them a request is answered 429 at once. Ignored when an executor or
+    /// scheduler named `"biz"` is registered (set its
+    /// [`Scheduler::queue`] instead).
+    ///
+    /// Default is 512.
+    pub fn biz_queue(mut self, len: usize) -> Self {
+        self.options.biz_queue = Some(len);
+        self
+    }
+
     /// How long a graceful shutdown waits for in-flight requests before it
     /// closes the remaining connections.
     ///

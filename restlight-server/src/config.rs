@@ -63,6 +63,12 @@
 //! | `server.max_connections_per_second` | `RESTLIGHT_SERVER_MAX_CONNECTIONS_PER_SECOND` | `20000` | new connections per second (`0`: off) |
 //! | `server.allow_ips` | `RESTLIGHT_SERVER_ALLOW_IPS` | everyone | IP allow-list (addresses or CIDR ranges) |
 //! | `server.max_body_size` | `RESTLIGHT_SERVER_MAX_BODY_SIZE` | `4194304` | request entity limit (413) |
+//! | `server.biz_queue` | `RESTLIGHT_SERVER_BIZ_QUEUE` | `512` | requests waiting for a business worker (429 past it) |
+//! | `server.default_scheduler` | `RESTLIGHT_SERVER_DEFAULT_SCHEDULER` | `"io"` | where `async` handlers without `#[scheduled]` run |
+//! | `server.compression` | `RESTLIGHT_SERVER_COMPRESSION` | `true` with feature `compression` | compress responses by `Accept-Encoding` |
+//! | `server.compression_threshold` | `RESTLIGHT_SERVER_COMPRESSION_THRESHOLD` | `1024` | smallest body compressed |
+//! | `server.format_parameter` | `RESTLIGHT_SERVER_FORMAT_PARAMETER` | off | query parameter choosing the codec (`?format=msgpack`) |
+//! | `server.format_suffix` | `RESTLIGHT_SERVER_FORMAT_SUFFIX` | `false` | a `.json`-style path suffix chooses the codec |
 //! | `actuator.enabled` | `RESTLIGHT_SERVER_ACTUATOR_ENABLED` | off | serve the actuator endpoints |
 //! | `actuator.base_path` | `RESTLIGHT_SERVER_ACTUATOR_BASE_PATH` | `"/actuator"` | path the endpoints live under |
 //! | `actuator.port` | `RESTLIGHT_SERVER_ACTUATOR_PORT` | the application's | a separate management port |
@@ -80,8 +86,11 @@
 //! | `tls.client_auth` | `RESTLIGHT_SERVER_TLS_CLIENT_AUTH` | `"required"` with a client CA | `"required"`, `"optional"` or `"none"`; feature `tls` |
 //! | `tls.handshake_timeout_ms` | `RESTLIGHT_SERVER_TLS_HANDSHAKE_TIMEOUT_MS` | `10000` | TLS handshake deadline; feature `tls` |
 //!
-//! Load shedding, executors and the actuator's health checks are set in
-//! code only.
+//! Set in code only: what is code rather than a value (routes, resources,
+//! beans, filters, interceptors, exception mappers, layers, codecs, health
+//! checks), named executors and the business executor's fail-fast and
+//! `max_active` (a [`Scheduler`](restlight_core::Scheduler) registered as
+//! `"biz"`), and load shedding.
 //!
 //! Further rules:
 //!
@@ -127,6 +136,7 @@ pub(crate) fn effective(options: &ServerOptions, actuator: Option<&Actuator>, ac
         "address": options.addr.to_string(),
         "ioThreads": options.io_threads(),
         "bizThreads": options.biz_threads(),
+        "bizQueue": options.biz_queue,
         "shutdownTimeoutMs": ms(options.shutdown_timeout),
         "headerReadTimeoutMs": ms(options.header_read_timeout),
         "idleTimeoutMs": ms(options.idle_timeout),
@@ -314,6 +324,12 @@ pub(crate) struct ServerSection {
     max_connections_per_second: Option<u32>,
     allow_ips: Option<Vec<String>>,
     max_body_size: Option<usize>,
+    biz_queue: Option<usize>,
+    default_scheduler: Option<String>,
+    compression: Option<bool>,
+    compression_threshold: Option<usize>,
+    format_parameter: Option<String>,
+    format_suffix: Option<bool>,
 }
 
 overlay!(ServerSection {
@@ -339,6 +355,12 @@ overlay!(ServerSection {
     max_connections_per_second,
     allow_ips,
     max_body_size,
+    biz_queue,
+    default_scheduler,
+    compression,
+    compression_threshold,
+    format_parameter,
+    format_suffix,
 });
 
 /// The `[actuator]` table: the [`Actuator`] builder's settings but the
@@ -590,6 +612,16 @@ impl ServerSection {
             write_timeout_ms => write_timeout(d),
             max_connections => max_connections,
             max_body_size => max_body_size,
+            biz_queue => biz_queue,
+            compression => compression,
+            compression_threshold => compression_threshold,
+            format_suffix => format_suffix,
+        }
+        if let Some(name) = self.default_scheduler {
+            r = r.default_scheduler(&name);
+        }
+        if let Some(name) = self.format_parameter {
+            r = r.format_parameter(&name);
         }
         if let Some(ms) = self.h2_keep_alive_interval_ms {
             r = r.h2_keep_alive_interval((ms > 0).then(|| d(ms)));
@@ -987,6 +1019,25 @@ mod tests {
         assert_eq!(a.name.as_deref(), Some("orders"), "code where nothing else says");
         assert_eq!(a.port, Some(0), "code where nothing else says");
         assert_eq!(a.checks.len(), 1, "health checks are code-only and kept");
+    }
+
+    #[test]
+    fn application_options_come_from_the_file_and_the_env_too() {
+        let code = Restlight::new().route(restlight_core::get("/ping").handle(|_| async { "pong" }));
+        let r = with_file(code, "[server]\nformat_suffix = true\nbiz_queue = 7\ndefault_scheduler = \"nowhere\"\n")
+            .unwrap();
+        let r =
+            resolve(r, &[("RESTLIGHT_SERVER_DEFAULT_SCHEDULER", "biz"), ("RESTLIGHT_SERVER_FORMAT_PARAMETER", "fmt")])
+                .unwrap();
+        assert_eq!(r.options.biz_queue, Some(7));
+        let client = r.ignore_env().mock().expect("env's `biz` replaced the file's unknown scheduler");
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let res = rt.block_on(client.get("/ping.json").send());
+        assert_eq!(res.status(), 200, "format_suffix from the file");
+        let res = rt.block_on(client.get("/ping?fmt=nope").send());
+        assert_eq!(res.status(), 406, "format_parameter from the env: {}", res.text());
+        let biz = client.app().routes().iter().find(|r| r.path == "/ping").unwrap().scheduler.clone();
+        assert_eq!(biz, "biz", "default_scheduler from the env");
     }
 
     #[test]

@@ -81,7 +81,12 @@ fn server_thread(
             return;
         }
     };
-    let app = if user_biz { app } else { app.scheduler(BIZ, Scheduler::threads(options.biz_threads())) };
+    let app = if user_biz {
+        app
+    } else {
+        let biz = Scheduler::threads(options.biz_threads());
+        app.scheduler(BIZ, options.biz_queue.map_or(biz.clone(), |q| biz.queue(q)))
+    };
     let ops = actuator.map(OpsShared::new);
     let (app, mgmt) = attach_actuator(app, ops.as_ref());
     let built = app.build().and_then(|app| mgmt.map(AppBuilder::build).transpose().map(|mgmt| (app, mgmt)));

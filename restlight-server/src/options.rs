@@ -24,6 +24,8 @@ pub(crate) struct ServerOptions {
     pub(crate) addr: SocketAddr,
     pub(crate) io_threads: Option<usize>,
     pub(crate) biz_threads: Option<usize>,
+    /// The business executor's queue; `None` for the scheduler's default.
+    pub(crate) biz_queue: Option<usize>,
     pub(crate) shutdown_timeout: Duration,
     pub(crate) header_read_timeout: Duration,
     pub(crate) idle_timeout: Duration,
@@ -41,6 +43,7 @@ impl Default for ServerOptions {
             addr: SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), DEFAULT_PORT),
             io_threads: None,
             biz_threads: None,
+            biz_queue: None,
             shutdown_timeout: DEFAULT_SHUTDOWN_TIMEOUT,
             header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
             idle_timeout: DEFAULT_IDLE_TIMEOUT,

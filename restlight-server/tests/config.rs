@@ -104,3 +104,12 @@ fn an_access_log_file_configured_by_the_file_gets_a_line_per_request() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(text.contains("\"GET /ping?from=file HTTP/1.1\" 200 4 "), "{text:?}");
 }
+
+#[test]
+fn the_business_queue_from_the_file_sizes_the_started_executor() {
+    let toml = TempFile::new("biz.toml", "[server]\nbiz_threads = 2\nbiz_queue = 7\n");
+    let server = with_ping().config_file(&toml.0).unwrap().ignore_env().start().unwrap();
+    let biz = server.executors().into_iter().find(|e| e.name == "biz").expect("the business executor");
+    assert_eq!((biz.threads, biz.queue_capacity), (2, 7));
+    server.shutdown();
+}
