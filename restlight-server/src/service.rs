@@ -61,12 +61,25 @@ impl hyper::service::Service<http::Request<Incoming>> for AppService {
         let pending = self.observe.as_ref().map(|o| o.begin(&req, remote));
         let metrics = self.observe.as_ref().and_then(|o| o.metrics().cloned());
         let req = req.map(|body| Counted::new(TimedBody::new(body, self.body_read_timeout), metrics));
+        let version = req.version();
         Box::pin(async move {
             let mut response = app.dispatch(req, Some(remote)).await;
+            if closes_connection(&response, version) {
+                response.headers_mut().insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
+            }
             let finish = pending.map(|p| p.respond(&mut response));
             Ok(response.map(|body| ResponseBody { inner: body, finish, _in_flight: in_flight }))
         })
     }
+}
+
+/// Whether an HTTP/1 answer ends its connection: a 413 or 408 leaves the
+/// rest of the request body unread, so the connection cannot carry another
+/// request. Saying so lets the client open a new one instead of sending its
+/// next request into a connection the server is closing.
+fn closes_connection(res: &restlight_core::Response, version: http::Version) -> bool {
+    matches!(res.status(), http::StatusCode::PAYLOAD_TOO_LARGE | http::StatusCode::REQUEST_TIMEOUT)
+        && version < http::Version::HTTP_2
 }
 
 /// The application's response body, keeping its request in flight until it

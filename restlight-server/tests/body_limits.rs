@@ -35,6 +35,11 @@ fn content_length_over_the_route_limit_is_413_naming_the_limit() {
     let res = raw.response();
     assert_eq!(res.status, 413);
     assert!(res.text().contains("1024"), "{}", res.text());
+    assert_eq!(
+        res.header("connection"),
+        Some("close"),
+        "the unread body ends the connection: clients must not reuse it"
+    );
 
     // The same size passes the application's limit nowhere but on /big.
     let mut raw = Raw::connect(server.local_addr());
