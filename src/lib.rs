@@ -113,6 +113,7 @@
 //! at run time: see [`Resize`].
 #![warn(missing_docs)]
 
+pub use restlight_core::BeanParam;
 pub use restlight_core::{
     check_routes, codec, media, router, App, AppBuilder, Body, BoxError, BoxFuture, Created, Entity, Error, Executor,
     ExecutorMetrics, FailFast, FromParam, Handler, HttpError, IntoResponse, Json, NoContent, QueueWait, ReceivedAt,
@@ -125,6 +126,7 @@ pub use restlight_core::{AppliedChange, MatchedRoute, RouteChange, Routes, Route
 pub use restlight_core::{BodyStream, BodyTimeout, Event, Sse};
 pub use restlight_core::{ExceptionMapper, Failure, Fallible, RequestHead};
 pub use restlight_core::{Field, Multipart, MultipartLimits, SpooledFile};
+pub use restlight_macros::BeanParam;
 pub use restlight_macros::{
     compress, consumes, delete, exception_handler, get, head, interceptor, max_body, no_interceptors, options, patch,
     path, post, produces, put, request_serializer, response_serializer, scheduled, serializer, skip_interceptor,
@@ -165,7 +167,7 @@ pub mod prelude {
         IntoResponse, Json, Multipart, MultipartLimits, NoContent, RequestContext, ResponseBuilder, Restlight,
         Scheduler, Sse, StatusCode,
     };
-    pub use crate::{ExceptionMapper, Failure, RequestHead, Response};
+    pub use crate::{BeanParam, ExceptionMapper, Failure, RequestHead, Response};
     pub use std::ops::ControlFlow;
 }
 

@@ -28,6 +28,9 @@ pub enum ParamSource {
     Entity,
     /// The request or an application bean (`#[context]`).
     Context,
+    /// A struct gathered from several sources (`#[bean_param]`, a type
+    /// deriving [`BeanParam`](crate::BeanParam)).
+    Bean,
 }
 
 impl ParamSource {
@@ -43,6 +46,7 @@ impl ParamSource {
             Self::Form => "form",
             Self::Entity => "entity",
             Self::Context => "context",
+            Self::Bean => "bean",
         }
     }
 }

@@ -194,6 +194,18 @@ pub enum StartupError {
         /// The registered formats.
         known: String,
     },
+    /// A `#[path_param]` field of a `#[bean_param]` names no variable of
+    /// the route's template.
+    UnknownPathVariable {
+        /// The field's parameter name.
+        name: String,
+        /// The bean type.
+        bean: &'static str,
+        /// The route.
+        route: String,
+        /// The template's variables.
+        variables: Vec<String>,
+    },
     /// A route to remove is not served.
     NoSuchRoute {
         /// The method.
@@ -243,6 +255,12 @@ impl fmt::Display for StartupError {
                 f,
                 "route {route} asks for the codec `{name}`, which is not registered (known: {known}); \
                  enable its cargo feature or register it with `.codec(..)`"
+            ),
+            Self::UnknownPathVariable { name, bean, route, variables } => write!(
+                f,
+                "route {route}: the `#[path_param]` field `{name}` of `{bean}` names no variable of the path \
+                 template (its variables: {}); add `{{{name}}}` to the path or read the field from elsewhere",
+                if variables.is_empty() { "none".to_owned() } else { variables.join(", ") }
             ),
             Self::NoSuchRoute { method, path } => {
                 write!(f, "no route `{method} {path}` is served: give the path template as it was declared")

@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 mod app;
+mod bean;
 mod body;
 pub mod codec;
 pub mod compress;
@@ -39,6 +40,7 @@ mod timeout;
 mod validate;
 
 pub use app::{App, AppBuilder, RouteInfo, DEFAULT_MAX_BODY};
+pub use bean::BeanParam;
 pub use body::Body;
 pub use descriptor::{descriptors, ParamMeta, ParamSource, RouteDescriptor, SchedulerName};
 pub use error::{BoxError, Error, HttpError, Result, StartupError};

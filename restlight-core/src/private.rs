@@ -14,6 +14,7 @@ use http::{HeaderMap, Method, Uri};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+pub use crate::bean::{check_bean, BeanParam};
 pub use crate::descriptor::{HandlerFactory, ParamMeta, ParamSource, RouteDescriptor, SchedulerName};
 pub use crate::error::{HttpError, StartupError};
 pub use crate::handler::{Bindings, BoxFuture, Handler};

@@ -206,7 +206,7 @@ impl RequestContext {
             ParamSource::Cookie => self.cookie(name).map(Cow::Borrowed),
             ParamSource::Matrix => self.matrix_param(name).map(Cow::Borrowed),
             ParamSource::Form => self.form_param(name).map(Cow::Borrowed),
-            ParamSource::Entity | ParamSource::Context => None,
+            ParamSource::Entity | ParamSource::Context | ParamSource::Bean => None,
         }
     }
 
@@ -221,7 +221,7 @@ impl RequestContext {
             ParamSource::Cookie => all(self.cookies(), name),
             ParamSource::Matrix => self.matrix.all(name).map(Cow::Borrowed).collect(),
             ParamSource::Form => all(self.form(), name),
-            ParamSource::Entity | ParamSource::Context => Vec::new(),
+            ParamSource::Entity | ParamSource::Context | ParamSource::Bean => Vec::new(),
         }
     }
 

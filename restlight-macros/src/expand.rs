@@ -100,6 +100,18 @@ fn route(route: &Route, res: Option<&Resource>) -> TokenStream {
                 per_request.push(quote!(let #slot = ::core::clone::Clone::clone(&#slot);));
                 read
             }
+            Some(Source::Bean) => {
+                let template = descriptor_path(route, res);
+                let check = quote_spanned!(param_ty.span()=> #p::check_bean::<#param_ty>);
+                setup.push(quote!(#check(__b, #template)?;));
+                let read = quote_spanned!(param_ty.span()=> <#param_ty as #p::BeanParam>::from_request);
+                quote! {
+                    match #read(&__req) {
+                        ::core::result::Result::Ok(__v) => __v,
+                        ::core::result::Result::Err(__e) => return #p::error_response(__e),
+                    }
+                }
+            }
             Some(_) => value(&p, &param_ty, &meta),
             None => {
                 setup.push(quote! {
@@ -268,8 +280,17 @@ fn param_meta(param: &Param, fix: &impl Fn(&Type) -> Type) -> TokenStream {
         Some(Source::Matrix) => quote!(Matrix),
         Some(Source::Form) => quote!(Form),
         Some(Source::Context) => quote!(Context),
+        Some(Source::Bean) => quote!(Bean),
     };
-    let name = param.name().unwrap_or_else(|| if param.source().is_none() { "entity" } else { "context" }.to_owned());
+    let name = param.ident.as_ref().filter(|_| param.source() == Some(Source::Bean)).map(ToString::to_string);
+    let name = name.or_else(|| param.name()).unwrap_or_else(|| {
+        match param.source() {
+            None => "entity",
+            Some(Source::Bean) => "bean",
+            Some(_) => "context",
+        }
+        .to_owned()
+    });
     let default = match param.defaults.first() {
         Some(lit) => quote!(::core::option::Option::Some(#lit)),
         None => quote!(::core::option::Option::None),
@@ -285,10 +306,16 @@ fn param_meta(param: &Param, fix: &impl Fn(&Type) -> Type) -> TokenStream {
     }
 }
 
+/// The route's full path template: the impl block's `#[path]` joined with
+/// the method's.
+fn descriptor_path(route: &Route, res: Option<&Resource>) -> String {
+    let parts = res.and_then(|r| r.base.as_ref()).into_iter().chain(route.paths.first());
+    template::join(parts.map(|t| t.pieces.as_slice()))
+}
+
 fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenStream {
     let method = route.methods[0].value.as_str();
-    let parts = res.and_then(|r| r.base.as_ref()).into_iter().chain(route.paths.first());
-    let path = template::join(parts.map(|t| t.pieces.as_slice()));
+    let path = descriptor_path(route, res);
     let settings = |pick: fn(&crate::model::Settings) -> Option<&Vec<String>>| {
         pick(&route.settings).or_else(|| res.and_then(|r| pick(&r.settings))).cloned().unwrap_or_default()
     };

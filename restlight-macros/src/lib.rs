@@ -59,6 +59,7 @@
 //! description contains the text.
 
 mod attr;
+mod bean;
 mod ctxt;
 mod entry;
 mod expand;
@@ -124,6 +125,44 @@ pub fn path(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn interceptor(args: TokenStream, item: TokenStream) -> TokenStream {
     entry::interceptor(args.into(), item.into()).into()
+}
+
+/// Derives `BeanParam` for a struct whose named fields each say where they
+/// are read from, for `#[bean_param]` handler parameters (the `@BeanParam`
+/// of JAX-RS).
+///
+/// ```ignore
+/// use restlight::prelude::*;
+///
+/// #[derive(BeanParam)]
+/// pub struct Paging {
+///     #[query_param] #[default_value("20")] limit: usize,
+///     #[query_param] offset: Option<usize>,
+///     #[header_param("X-Tenant")] tenant: Option<String>,
+///     #[path_param] shop: String,
+/// }
+///
+/// #[restlight::get("/shops/{shop}/items")]
+/// async fn items(#[bean_param] page: Paging) -> String {
+///     format!("{} items of {} from {:?}", page.limit, page.shop, page.offset)
+/// }
+/// ```
+#[proc_macro_derive(
+    BeanParam,
+    attributes(
+        path_param,
+        query_param,
+        header_param,
+        cookie_param,
+        matrix_param,
+        form_param,
+        default_value,
+        context,
+        bean_param
+    )
+)]
+pub fn derive_bean_param(item: TokenStream) -> TokenStream {
+    bean::derive(item.into()).into()
 }
 
 macro_rules! method_macros {

@@ -188,6 +188,9 @@ pub(crate) enum Source {
     Matrix,
     Form,
     Context,
+    /// `#[bean_param]`: a struct deriving `BeanParam` (not among
+    /// [`ALL`](Self::ALL): it takes no name).
+    Bean,
 }
 
 impl Source {
@@ -203,6 +206,7 @@ impl Source {
             Self::Matrix => "matrix_param",
             Self::Form => "form_param",
             Self::Context => "context",
+            Self::Bean => "bean_param",
         }
     }
 

@@ -469,13 +469,10 @@ fn param(cx: &mut Ctxt, index: usize, pt: &mut syn::PatType) -> Param {
                 out.valid.push(Spans::of(a));
             }
             Helper::RequestSerializer => out.request_serializer.extend(cx.ok(attr::codec_name(a))),
-            Helper::BeanParam => cx.error(
-                Spans::of(a),
-                with_help(
-                    "`#[bean_param]` is not supported yet",
-                    "read the fields as separate parameters (`#[query_param]`, `#[header_param]`, ...)",
-                ),
-            ),
+            Helper::BeanParam => {
+                out.sources.push(Spanned::new(Source::Bean, Spans::of(a)));
+                cx.ok(attr::no_args(a));
+            }
             other => cx.error(
                 Spans::of(a),
                 with_help(

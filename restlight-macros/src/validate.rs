@@ -378,6 +378,10 @@ fn param(cx: &mut Ctxt, p: &Param, full: Option<&[&Template]>) {
                 "`#[default_value]` cannot apply to a `#[context]` parameter",
                 "a context value is the request or a bean; remove the default",
             )),
+            Some(Source::Bean) => Some((
+                "`#[default_value]` cannot apply to a `#[bean_param]` parameter",
+                "put the default on the field of the bean: `#[query_param] #[default_value(\"20\")] limit: usize`",
+            )),
             None => Some((
                 "`#[default_value]` on the entity parameter, which has no source attribute",
                 "give it a source, `#[query_param]`, `#[header_param]`, ..., or remove the default: the entity is the body",
@@ -391,6 +395,11 @@ fn param(cx: &mut Ctxt, p: &Param, full: Option<&[&Template]>) {
     let Some(source) = p.source() else {
         return;
     };
+    if source == Source::Bean {
+        // Its fields are checked by `#[derive(BeanParam)]`, its path
+        // variables against the template at startup.
+        return;
+    }
     if source == Source::Context {
         if let ContextShape::MutRef(span) = ty::context_shape(&p.ty) {
             cx.error(

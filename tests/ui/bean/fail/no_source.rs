@@ -1,0 +1,10 @@
+use restlight::BeanParam;
+
+#[derive(BeanParam)]
+struct Paging {
+    #[query_param]
+    limit: usize,
+    offset: usize,
+}
+
+fn main() {}
