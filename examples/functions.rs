@@ -27,7 +27,7 @@ fn main() -> restlight::Result<()> {
     let (deploy_app, remove_app, list_app) = (Arc::clone(&served), Arc::clone(&served), Arc::clone(&served));
 
     let server = Restlight::new()
-        .route(put("/functions/{name}").consumes("text/plain").handle(move |ctx| {
+        .route(put("/functions/{name}").handle(move |ctx| {
             let app = deploy_app.get().cloned();
             async move { deploy(app, &ctx) }
         }))

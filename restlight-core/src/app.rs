@@ -223,7 +223,7 @@ impl AppBuilder {
 
     /// Leaves the annotated routes of resource `T` out of the application
     /// at startup, to be added while serving with
-    /// [`App::add_resource`] (or a [`RouteChange`]). Default: every
+    /// [`App::add_resource`] (or a [`RouteChange`](crate::RouteChange)). Default: every
     /// annotated resource linked into the binary is served.
     pub fn exclude_resource<T: 'static>(mut self) -> Self {
         self.excluded.insert(TypeId::of::<T>());

@@ -76,7 +76,7 @@ impl fmt::Display for AntPatternError {
 
 impl std::error::Error for AntPatternError {}
 
-/// A parsed Ant-style pattern (see the [module docs](self)).
+/// A parsed Ant-style pattern (see the [`intercept`](crate::intercept) module).
 #[derive(Debug, Clone)]
 pub struct AntPattern {
     raw: String,
