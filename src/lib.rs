@@ -130,6 +130,7 @@ pub use restlight_macros::BeanParam;
 pub use restlight_macros::{
     compress, consumes, delete, exception_handler, get, head, interceptor, max_body, no_interceptors, options, patch,
     path, post, produces, put, request_serializer, response_serializer, scheduled, serializer, skip_interceptor,
+    timeout,
 };
 pub use restlight_server::{AccessLog, Actuator, ConfigError, Endpoint, Health, UnknownEndpoint};
 #[cfg(feature = "tls")]
@@ -160,7 +161,7 @@ pub mod prelude {
     pub use crate::intercept::{Intercept, Interceptor};
     pub use crate::{
         compress, consumes, exception_handler, max_body, no_interceptors, produces, request_serializer,
-        response_serializer, scheduled, serializer, skip_interceptor,
+        response_serializer, scheduled, serializer, skip_interceptor, timeout,
     };
     pub use crate::{
         delete, get, head, options, patch, post, put, BodyStream, Created, Entity, Event, FailFast, HttpError,

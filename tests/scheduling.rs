@@ -87,3 +87,36 @@ fn a_missing_named_scheduler_fails_startup() {
     let err = Restlight::new().build().unwrap_err();
     assert!(err.to_string().contains("`reports`"), "{err}");
 }
+
+#[derive(Debug, Default)]
+pub struct Slow;
+
+#[restlight::path("/slow")]
+#[timeout("100ms")]
+impl Slow {
+    #[get]
+    #[path("/own")]
+    #[timeout("3s")]
+    async fn own(&self) -> &'static str {
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        "in time"
+    }
+
+    #[get]
+    #[path("/inherited")]
+    async fn inherited(&self) -> &'static str {
+        tokio::time::sleep(std::time::Duration::from_secs(5)).await;
+        "too late"
+    }
+}
+
+#[tokio::test]
+async fn timeout_attribute_answers_504_and_the_method_overrides_the_impl_block() {
+    let client = Restlight::new().scheduler("reports", Scheduler::threads(1)).mock().unwrap();
+    let started = std::time::Instant::now();
+    let res = client.get("/slow/inherited").send().await;
+    assert_eq!(res.status(), 504, "the impl block's 100 ms: {}", res.text());
+    assert!(started.elapsed() < std::time::Duration::from_secs(4), "the handler was not waited for");
+    let res = client.get("/slow/own").send().await;
+    assert_eq!(res.text(), "in time", "the method's 3 s over the block's 100 ms");
+}

@@ -125,6 +125,9 @@ pub struct RouteDescriptor {
     /// `#[max_body(..)]`: the largest request entity in bytes; `None` for
     /// the application's limit.
     pub max_body: Option<usize>,
+    /// `#[timeout(..)]`: answer 504 when the handler takes longer; `None`
+    /// for no limit.
+    pub timeout: Option<std::time::Duration>,
     /// The handler's parameters in declaration order (receiver excluded).
     pub params: &'static [ParamMeta],
     /// A readable name: `UserResource::list` or `hello`.

@@ -82,7 +82,7 @@ impl Route {
             blocking: d.blocking,
             max_body: d.max_body,
             stream_body: false,
-            timeout: None,
+            timeout: d.timeout,
             serializers: Serializers {
                 response: d.response_serializer.map(str::to_owned),
                 request: d.request_serializer.map(str::to_owned),

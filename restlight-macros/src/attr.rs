@@ -38,6 +38,7 @@ pub(crate) enum Helper {
     Consumes,
     Scheduled,
     MaxBody,
+    Timeout,
     Source(Source),
     DefaultValue,
     BeanParam,
@@ -66,6 +67,7 @@ pub(crate) const METHOD_HELPERS: &[&str] = &[
     "consumes",
     "scheduled",
     "max_body",
+    "timeout",
     "no_interceptors",
     "skip_interceptor",
     "exception_handler",
@@ -144,6 +146,7 @@ impl Helper {
             "consumes" => Self::Consumes,
             "scheduled" => Self::Scheduled,
             "max_body" => Self::MaxBody,
+            "timeout" => Self::Timeout,
             "default_value" => Self::DefaultValue,
             "bean_param" => Self::BeanParam,
             "no_interceptors" => Self::NoInterceptors,
@@ -171,6 +174,7 @@ impl Helper {
             Self::Consumes => "consumes",
             Self::Scheduled => "scheduled",
             Self::MaxBody => "max_body",
+            Self::Timeout => "timeout",
             Self::Source(s) => s.attr_name(),
             Self::DefaultValue => "default_value",
             Self::BeanParam => "bean_param",
@@ -613,6 +617,55 @@ pub(crate) fn max_body(attr: &Attribute) -> syn::Result<Spanned<u64>> {
         };
     }
     Err(syn::Error::new_spanned(tokens, with_help("`#[max_body]` takes one size, as a string or an integer", USAGE)))
+}
+
+/// `#[timeout("2s")]`, `#[timeout("500ms")]` or `#[timeout(2000)]`
+/// (milliseconds): how long the handler may take, in milliseconds.
+pub(crate) fn timeout(attr: &Attribute) -> syn::Result<Spanned<u64>> {
+    const USAGE: &str = "write a duration such as `#[timeout(\"2s\")]`, `#[timeout(\"500ms\")]`, `#[timeout(\"1m\")]` or `#[timeout(2000)]` (milliseconds); units: ms, s, m";
+    let tokens = args_tokens(attr)?.unwrap_or_default();
+    if tokens.is_empty() {
+        return Err(syn::Error::new_spanned(attr, with_help("`#[timeout]` needs the time limit", USAGE)));
+    }
+    let span = Spans::of(attr);
+    let zero = |s| syn::Error::new(s, with_help("a timeout of zero answers every request 504", USAGE));
+    if let Ok(lit) = syn::parse2::<syn::LitInt>(tokens.clone()) {
+        return match lit.base10_parse::<u64>() {
+            Ok(0) => Err(zero(lit.span())),
+            Ok(n) => Ok(Spanned::new(n, span)),
+            Err(e) => Err(syn::Error::new(lit.span(), with_help(format!("not a number of milliseconds: {e}"), USAGE))),
+        };
+    }
+    if let Ok(lit) = syn::parse2::<LitStr>(tokens.clone()) {
+        return match parse_millis(&lit.value()) {
+            Ok(0) => Err(zero(lit.span())),
+            Ok(n) => Ok(Spanned::new(n, span)),
+            Err(why) => Err(syn::Error::new(
+                lit.span(),
+                with_help(format!("`{}` is not a duration: {why}", lit.value()), USAGE),
+            )),
+        };
+    }
+    Err(syn::Error::new_spanned(tokens, with_help("`#[timeout]` takes one duration, as a string or an integer", USAGE)))
+}
+
+/// `2s`, `500ms`, `1m`, `1500`: decimal digits and an optional unit, in
+/// milliseconds.
+fn parse_millis(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let digits = text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len());
+    let (number, unit) = text.split_at(digits);
+    if number.is_empty() {
+        return Err("it does not start with a number".into());
+    }
+    let number: u64 = number.parse().map_err(|e| format!("{e}"))?;
+    let factor: u64 = match unit.trim() {
+        "" | "ms" => 1,
+        "s" => 1000,
+        "m" | "min" => 60_000,
+        other => return Err(format!("unknown unit `{other}`")),
+    };
+    number.checked_mul(factor).ok_or_else(|| "it overflows 64 bits".to_owned())
 }
 
 /// `16MiB`, `16 MiB`, `512KB`, `100`: decimal digits and an optional unit.

@@ -336,6 +336,12 @@ fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenSt
         Some(n) => quote!(::core::option::Option::Some(#p::body_limit(#n))),
         None => quote!(::core::option::Option::None),
     };
+    let timeout =
+        route.settings.timeout.first().or_else(|| res.and_then(|r| r.settings.timeout.first())).map(|s| s.value);
+    let timeout = match timeout {
+        Some(ms) => quote!(::core::option::Option::Some(::core::time::Duration::from_millis(#ms))),
+        None => quote!(::core::option::Option::None),
+    };
     let pick = |own: fn(&crate::model::Settings) -> Option<&Spanned<String>>| {
         own(&route.settings).or_else(|| res.and_then(|r| own(&r.settings))).map(|s| s.value.clone())
     };
@@ -383,6 +389,7 @@ fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenSt
             compress: #compress,
             blocking: #blocking,
             max_body: #max_body,
+            timeout: #timeout,
             params: &__RL_PARAMS,
             name: #name,
             resource: #resource,

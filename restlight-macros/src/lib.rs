@@ -11,11 +11,13 @@
 //! `#[produces("a/b", ..)]`, `#[consumes("a/b", ..)]`, `#[scheduled(io)]`,
 //! `#[scheduled(biz)]`, `#[scheduled("name")]`, `#[max_body("16MiB")]` (the
 //! largest request entity, in bytes or with a unit: B, KB, KiB, MB, MiB, GB,
-//! GiB; default: the application's limit, 4 MiB).
+//! GiB; default: the application's limit, 4 MiB), `#[timeout("2s")]` (504
+//! when the handler has not answered in time, which is then cancelled; in
+//! milliseconds or with a unit: ms, s, m; default: no limit).
 //!
 //! On a method: one of `#[get] #[post] #[put] #[delete] #[patch] #[head]
 //! #[options]`, optionally with a sub-path (`#[get("/{id}")]`) or with
-//! `#[path("/{id}")]`; then `#[produces]`, `#[consumes]`, `#[scheduled]`, `#[max_body]`,
+//! `#[path("/{id}")]`; then `#[produces]`, `#[consumes]`, `#[scheduled]`, `#[max_body]`, `#[timeout]`,
 //! which override the impl block's; `#[serializer("msgpack")]` (a codec's
 //! format name or media type, for the entity and the response, over
 //! Content-Type and `Accept`), `#[request_serializer("..")]` and
@@ -222,6 +224,7 @@ helper_macros!(
     consumes,
     scheduled,
     max_body,
+    timeout,
     no_interceptors,
     skip_interceptor,
     exception_handler,

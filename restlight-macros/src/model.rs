@@ -85,6 +85,8 @@ pub(crate) struct Settings {
     pub(crate) scheduled: Vec<Spanned<Scheduler>>,
     /// `#[max_body(..)]`, in bytes.
     pub(crate) max_body: Vec<Spanned<u64>>,
+    /// `#[timeout(..)]`, in milliseconds.
+    pub(crate) timeout: Vec<Spanned<u64>>,
     pub(crate) serializer: Vec<Spanned<String>>,
     pub(crate) request_serializer: Vec<Spanned<String>>,
     pub(crate) response_serializer: Vec<Spanned<String>>,

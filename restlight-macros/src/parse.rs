@@ -37,6 +37,7 @@ impl Place {
                 "consumes",
                 "scheduled",
                 "max_body",
+                "timeout",
                 "no_interceptors",
                 "skip_interceptor",
                 "serializer",
@@ -71,6 +72,7 @@ impl ItemAttrs {
             .or(s.consumes.first().map(|x| x.span))
             .or(s.scheduled.first().map(|x| x.span))
             .or(s.max_body.first().map(|x| x.span))
+            .or(s.timeout.first().map(|x| x.span))
             .or(s.interceptors.none)
             .or(s.interceptors.skip.first().map(Spans::of))
             .or(s.serializer.first().map(|x| x.span))
@@ -269,6 +271,7 @@ fn item_attrs(cx: &mut Ctxt, attrs: &mut Vec<Attribute>, place: Place, mut out: 
             Helper::Consumes => out.settings.consumes.extend(cx.ok(attr::media_list(a))),
             Helper::Scheduled => out.settings.scheduled.extend(cx.ok(attr::scheduler(a))),
             Helper::MaxBody => out.settings.max_body.extend(cx.ok(attr::max_body(a))),
+            Helper::Timeout => out.settings.timeout.extend(cx.ok(attr::timeout(a))),
             Helper::NoInterceptors => {
                 cx.ok(attr::no_args(a));
                 out.settings.interceptors.none.get_or_insert(Spans::of(a));

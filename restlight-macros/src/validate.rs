@@ -201,6 +201,7 @@ fn settings(cx: &mut Ctxt, s: &Settings) {
     again(cx, &s.consumes, "consumes", "list every media type in one attribute: `#[consumes(\"a/b\", \"c/d\")]`");
     again(cx, &s.scheduled, "scheduled", "a route runs on one executor; keep one `#[scheduled(..)]`");
     again(cx, &s.max_body, "max_body", "a route has one body limit; keep one `#[max_body(..)]`");
+    again(cx, &s.timeout, "timeout", "a route has one time limit; keep one `#[timeout(..)]`");
     let one_codec = "a route reads or writes with one codec; keep one";
     again(cx, &s.serializer, "serializer", one_codec);
     again(cx, &s.request_serializer, "request_serializer", one_codec);
