@@ -119,4 +119,8 @@ async fn timeout_attribute_answers_504_and_the_method_overrides_the_impl_block()
     assert!(started.elapsed() < std::time::Duration::from_secs(4), "the handler was not waited for");
     let res = client.get("/slow/own").send().await;
     assert_eq!(res.text(), "in time", "the method's 3 s over the block's 100 ms");
+    let routes = client.app().routes();
+    let limit = |path: &str| routes.iter().find(|r| r.path == path).and_then(|r| r.timeout);
+    assert_eq!(limit("/slow/own"), Some(std::time::Duration::from_secs(3)), "listed with the route");
+    assert_eq!(limit("/slow/inherited"), Some(std::time::Duration::from_millis(100)));
 }

@@ -519,6 +519,7 @@ impl Compiler {
                 consumes: route.consumes.clone(),
                 scheduler: scheduler.to_owned(),
                 max_body,
+                timeout: route.timeout,
                 name: route.name.clone(),
                 location,
                 interceptors,
@@ -639,6 +640,8 @@ pub struct RouteInfo {
     /// The largest request entity accepted, in bytes: the route's own limit
     /// or the application's.
     pub max_body: usize,
+    /// The route's time limit (`#[timeout]`, `.timeout(..)`): 504 past it.
+    pub timeout: Option<std::time::Duration>,
     /// The handler's name.
     pub name: String,
     /// `file:line` of the declaration.

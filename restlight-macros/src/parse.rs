@@ -45,7 +45,14 @@ impl Place {
                 "response_serializer",
                 "compress",
             ],
-            Self::Method | Self::FreeFn => METHOD_HELPERS,
+            Self::Method => METHOD_HELPERS,
+            // `#[exception_handler]` only stands on a method of a resource.
+            Self::FreeFn => {
+                static FREE_FN: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+                    METHOD_HELPERS.iter().copied().filter(|h| *h != "exception_handler").collect()
+                });
+                FREE_FN.as_slice()
+            }
         }
     }
 }

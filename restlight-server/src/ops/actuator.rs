@@ -409,6 +409,7 @@ fn route_table(shared: &OpsShared) -> Response {
                         "consumes": r.consumes,
                         "scheduler": r.scheduler,
                         "maxBody": r.max_body,
+                        "timeoutMs": r.timeout.map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
                         "name": r.name,
                         "location": r.location,
                     })
