@@ -110,7 +110,7 @@ impl App {
                 Err(e) => return finish_error(e, accept_str),
             }
         } else {
-            let limit = route.max_body;
+            let limit = route.info.max_body;
             let body = match read_body(body, &parts.headers, limit)
                 .await
                 .and_then(|b| compress::request(&parts.headers, b, limit))
@@ -139,7 +139,7 @@ impl App {
 
 async fn run(route: &CompiledRoute, ctx: RequestContext, received: Instant) -> Response {
     let task = route.handler.call(ctx);
-    let res = route.exec.run(task, received, route.timeout).await;
+    let res = route.exec.run(task, received, route.info.timeout).await;
     if res.status() == StatusCode::INTERNAL_SERVER_ERROR {
         if let Some(e) = res.extensions().get::<HttpError>() {
             tracing::error!(route = %route.info.name, location = %route.info.location, "{}", e.detail());

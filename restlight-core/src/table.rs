@@ -17,7 +17,6 @@ use std::any::TypeId;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::{Arc, PoisonError};
-use std::time::Duration;
 
 use http::Method;
 
@@ -35,18 +34,16 @@ pub(crate) struct CompiledRoute {
     /// Identifies the route for the application's life; never reused.
     pub(crate) id: u64,
     pub(crate) handler: Handler,
-    /// The route's body limit, resolved when it was compiled.
-    pub(crate) max_body: usize,
     /// Whether the body is handed over as a stream rather than read in full.
     pub(crate) stream_body: bool,
     /// The limit of a streamed body: the route's own, else none.
     pub(crate) stream_limit: Option<usize>,
     pub(crate) exec: Exec,
-    pub(crate) timeout: Option<Duration>,
     pub(crate) codecs: RouteCodecs,
     pub(crate) compress: bool,
     /// The resource type of an annotated route of an impl block.
     pub(crate) resource_type: Option<TypeId>,
+    /// Also what the route's body limit and time limit are read from.
     pub(crate) info: RouteInfo,
     /// What the router needs, kept to rebuild the router on a change.
     pub(crate) entry: RouteEntry,

@@ -9,14 +9,16 @@
 //! parameter and value the same way.
 
 use proc_macro2::{Literal, TokenStream};
-use quote::{quote, quote_spanned};
-use syn::spanned::Spanned as _;
+use quote::quote;
 use syn::{Data, DeriveInput, Fields, LitStr};
 
 use crate::attr;
 use crate::ctxt::{with_help, Ctxt, Spans};
-use crate::model::Source;
-use crate::ty::{self, ValueShape};
+use crate::expand::{param_source, read_value};
+use crate::model::{default_name, Source};
+use crate::parse::explicit_name;
+use crate::ty;
+use crate::validate::{bad_header_name, PATH_DEFAULT};
 
 /// The sources a field may name (`#[context]` and `#[bean_param]` cannot).
 const FIELD_SOURCES: [Source; 6] =
@@ -88,18 +90,7 @@ fn field(cx: &mut Ctxt, f: &syn::Field) -> Option<Field> {
         let Some(name) = a.path().get_ident().map(ToString::to_string) else { continue };
         if let Some(source) = FIELD_SOURCES.into_iter().find(|s| s.attr_name() == name) {
             sources.push((source, a));
-            if let Some(lit) = cx.ok(attr::optional_lit(a, "the parameter's name")).flatten() {
-                if lit.value().is_empty() {
-                    cx.error(
-                        lit.span(),
-                        with_help(
-                            "a parameter name cannot be empty",
-                            format!("write `#[{name}]` to use the field's name"),
-                        ),
-                    );
-                }
-                names.push(lit);
-            }
+            names.extend(explicit_name(cx, a, source, "the field's name"));
         } else if name == "default_value" {
             defaults.extend(cx.ok(attr::required_lit(a, "the value used when absent", "#[default_value(\"20\")]")));
         } else if name == "context" || name == "bean_param" {
@@ -140,29 +131,13 @@ fn field(cx: &mut Ctxt, f: &syn::Field) -> Option<Field> {
     }
     let default = defaults.into_iter().next();
     if let (Source::Path, Some(d)) = (source, &default) {
-        cx.error(
-            d.span(),
-            with_help(
-                "a path variable always has a value: `#[default_value]` cannot apply to a `#[path_param]`",
-                "remove it, or read the value with `#[query_param]`",
-            ),
-        );
+        cx.error(d.span(), with_help(PATH_DEFAULT.0, PATH_DEFAULT.1));
     }
-    let field_name = ident.to_string();
-    let field_name = field_name.strip_prefix("r#").unwrap_or(&field_name).to_owned();
-    let name = match names.into_iter().next() {
-        Some(lit) => lit.value(),
-        None if source == Source::Header => field_name.replace('_', "-"),
-        None => field_name,
-    };
-    if source == Source::Header && !name.chars().all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)) {
-        cx.error(
-            Spans::of(first),
-            with_help(
-                format!("`{name}` is not a valid header name"),
-                "a header name is letters, digits and `!#$%&'*+-.^_`|~`, e.g. `X-Tenant`",
-            ),
-        );
+    let name = names.first().map_or_else(|| default_name(&ident, Some(source)), LitStr::value);
+    if source == Source::Header {
+        if let Some(e) = bad_header_name(&name) {
+            cx.error(Spans::of(first), e);
+        }
     }
     Some(Field { ident, ty: f.ty.clone(), source, name, default })
 }
@@ -170,14 +145,7 @@ fn field(cx: &mut Ctxt, f: &syn::Field) -> Option<Field> {
 fn expand(name: &syn::Ident, fields: &[Field]) -> TokenStream {
     let p = quote!(::restlight::__private);
     let metas = fields.iter().map(|f| {
-        let source = match f.source {
-            Source::Path => quote!(Path),
-            Source::Query => quote!(Query),
-            Source::Header => quote!(Header),
-            Source::Cookie => quote!(Cookie),
-            Source::Matrix => quote!(Matrix),
-            _ => quote!(Form),
-        };
+        let source = param_source(Some(f.source));
         let param = &f.name;
         let default = match &f.default {
             Some(lit) => quote!(::core::option::Option::Some(#lit)),
@@ -190,22 +158,9 @@ fn expand(name: &syn::Ident, fields: &[Field]) -> TokenStream {
     });
     let reads = fields.iter().enumerate().map(|(i, f)| {
         let ident = &f.ident;
-        let shape = ty::value_shape(&f.ty);
-        let inner = shape.inner();
-        let span = inner.span();
-        let function = match shape {
-            ValueShape::Required(_) => quote_spanned!(span=> required::<#inner>),
-            ValueShape::Optional(_) => quote_spanned!(span=> optional::<#inner>),
-            ValueShape::Repeated(_) => quote_spanned!(span=> repeated::<#inner>),
-        };
-        let check = quote_spanned!(span=> #p::assert_from_param::<#inner>(););
         let index = Literal::usize_unsuffixed(i);
-        quote! {
-            #ident: {
-                #check
-                #p::#function(__req, &<Self as #p::BeanParam>::PARAMS[#index])?
-            }
-        }
+        let read = read_value(&p, &f.ty, &quote!(__req), &quote!(&<Self as #p::BeanParam>::PARAMS[#index]));
+        quote!(#ident: #read?)
     });
     quote! {
         const _: () = {

@@ -197,6 +197,20 @@ fn route(route: &Route, res: Option<&Resource>) -> TokenStream {
 /// missing or does not convert. A type that cannot be read from text is
 /// reported on the user's type, by the check spanned there.
 fn value(p: &TokenStream, param_ty: &Type, meta: &TokenStream) -> TokenStream {
+    let read = read_value(p, param_ty, &quote!(&__req), meta);
+    quote! {
+        match #read {
+            ::core::result::Result::Ok(__v) => __v,
+            ::core::result::Result::Err(__e) => return #p::error_response(__e),
+        }
+    }
+}
+
+/// The `Result` of reading a value of `param_ty` (`T`, `Option<T>` or
+/// `Vec<T>`) from `req` as `meta` describes; shared by handler parameters
+/// and the fields of `#[derive(BeanParam)]`. A type that cannot be read
+/// from text is reported on the user's type, by the check spanned there.
+pub(crate) fn read_value(p: &TokenStream, param_ty: &Type, req: &TokenStream, meta: &TokenStream) -> TokenStream {
     let shape = ty::value_shape(param_ty);
     let inner = shape.inner();
     let span = inner.span();
@@ -209,10 +223,7 @@ fn value(p: &TokenStream, param_ty: &Type, meta: &TokenStream) -> TokenStream {
     quote! {
         {
             #check
-            match #p::#function(&__req, #meta) {
-                ::core::result::Result::Ok(__v) => __v,
-                ::core::result::Result::Err(__e) => return #p::error_response(__e),
-            }
+            #p::#function(#req, #meta)
         }
     }
 }
@@ -271,17 +282,7 @@ fn context(p: &TokenStream, param_ty: &Type, slot: &syn::Ident) -> (TokenStream,
 
 fn param_meta(param: &Param, fix: &impl Fn(&Type) -> Type) -> TokenStream {
     let p = private();
-    let source = match param.source() {
-        None => quote!(Entity),
-        Some(Source::Path) => quote!(Path),
-        Some(Source::Query) => quote!(Query),
-        Some(Source::Header) => quote!(Header),
-        Some(Source::Cookie) => quote!(Cookie),
-        Some(Source::Matrix) => quote!(Matrix),
-        Some(Source::Form) => quote!(Form),
-        Some(Source::Context) => quote!(Context),
-        Some(Source::Bean) => quote!(Bean),
-    };
+    let source = param_source(param.source());
     let name = param.ident.as_ref().filter(|_| param.source() == Some(Source::Bean)).map(ToString::to_string);
     let name = name.or_else(|| param.name()).unwrap_or_else(|| {
         match param.source() {
@@ -311,6 +312,21 @@ fn param_meta(param: &Param, fix: &impl Fn(&Type) -> Type) -> TokenStream {
 fn descriptor_path(route: &Route, res: Option<&Resource>) -> String {
     let parts = res.and_then(|r| r.base.as_ref()).into_iter().chain(route.paths.first());
     template::join(parts.map(|t| t.pieces.as_slice()))
+}
+
+/// The `ParamSource` variant of a source; `None` is the entity.
+pub(crate) fn param_source(source: Option<Source>) -> TokenStream {
+    match source {
+        None => quote!(Entity),
+        Some(Source::Path) => quote!(Path),
+        Some(Source::Query) => quote!(Query),
+        Some(Source::Header) => quote!(Header),
+        Some(Source::Cookie) => quote!(Cookie),
+        Some(Source::Matrix) => quote!(Matrix),
+        Some(Source::Form) => quote!(Form),
+        Some(Source::Context) => quote!(Context),
+        Some(Source::Bean) => quote!(Bean),
+    }
 }
 
 fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenStream {

@@ -253,14 +253,18 @@ impl Param {
         if let Some(lit) = &self.explicit_name {
             return Some(lit.value());
         }
-        self.ident.as_ref().map(|i| {
-            let s = i.to_string();
-            let s = s.strip_prefix("r#").map_or_else(|| s.clone(), str::to_owned);
-            if self.source() == Some(Source::Header) {
-                s.replace('_', "-")
-            } else {
-                s
-            }
-        })
+        self.ident.as_ref().map(|i| default_name(i, self.source()))
+    }
+}
+
+/// The name a source looks up for an identifier without an explicit one:
+/// the identifier without `r#`, for a header with `-` for `_`.
+pub(crate) fn default_name(ident: &Ident, source: Option<Source>) -> String {
+    let s = ident.to_string();
+    let s = s.strip_prefix("r#").map_or_else(|| s.clone(), str::to_owned);
+    if source == Some(Source::Header) {
+        s.replace('_', "-")
+    } else {
+        s
     }
 }

@@ -31,28 +31,23 @@ impl Place {
     }
 
     fn valid(self) -> &'static [&'static str] {
+        use std::sync::LazyLock;
+        // Derived from the method's list: an impl block takes the settings
+        // it shares with its methods, a route function all but
+        // `#[exception_handler]`, which only stands on a resource's method.
+        static IMPL: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+            METHOD_HELPERS
+                .iter()
+                .copied()
+                .filter(|h| HttpMethod::from_attr_name(h).is_none() && !matches!(*h, "path" | "exception_handler"))
+                .collect()
+        });
+        static FREE_FN: LazyLock<Vec<&'static str>> =
+            LazyLock::new(|| METHOD_HELPERS.iter().copied().filter(|h| *h != "exception_handler").collect());
         match self {
-            Self::Impl => &[
-                "produces",
-                "consumes",
-                "scheduled",
-                "max_body",
-                "timeout",
-                "no_interceptors",
-                "skip_interceptor",
-                "serializer",
-                "request_serializer",
-                "response_serializer",
-                "compress",
-            ],
+            Self::Impl => IMPL.as_slice(),
             Self::Method => METHOD_HELPERS,
-            // `#[exception_handler]` only stands on a method of a resource.
-            Self::FreeFn => {
-                static FREE_FN: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
-                    METHOD_HELPERS.iter().copied().filter(|h| *h != "exception_handler").collect()
-                });
-                FREE_FN.as_slice()
-            }
+            Self::FreeFn => FREE_FN.as_slice(),
         }
     }
 }
@@ -454,16 +449,7 @@ fn param(cx: &mut Ctxt, index: usize, pt: &mut syn::PatType) -> Param {
             }
             Helper::Source(source) => {
                 out.sources.push(Spanned::new(source, Spans::of(a)));
-                if let Some(lit) = cx.ok(attr::optional_lit(a, "the parameter's name")).flatten() {
-                    if lit.value().is_empty() {
-                        cx.error(
-                            lit.span(),
-                            with_help(
-                                "a parameter name cannot be empty",
-                                format!("write `#[{}]` to use the Rust identifier", source.attr_name()),
-                            ),
-                        );
-                    }
+                if let Some(lit) = explicit_name(cx, a, source, "the Rust identifier") {
                     out.explicit_name.get_or_insert(lit);
                 }
             }
@@ -494,4 +480,20 @@ fn param(cx: &mut Ctxt, index: usize, pt: &mut syn::PatType) -> Param {
         false
     });
     out
+}
+
+/// The name given in a source attribute (`#[query_param("limit")]`), if
+/// any; an empty one is an error saying how to use `fallback` instead.
+pub(crate) fn explicit_name(cx: &mut Ctxt, a: &syn::Attribute, source: Source, fallback: &str) -> Option<LitStr> {
+    let lit = cx.ok(attr::optional_lit(a, "the parameter's name")).flatten()?;
+    if lit.value().is_empty() {
+        cx.error(
+            lit.span(),
+            with_help(
+                "a parameter name cannot be empty",
+                format!("write `#[{}]` to use {fallback}", source.attr_name()),
+            ),
+        );
+    }
+    Some(lit)
 }

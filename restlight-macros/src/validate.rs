@@ -371,10 +371,7 @@ fn param(cx: &mut Ctxt, p: &Param, full: Option<&[&Template]>) {
     }
     if let Some(default) = p.defaults.first() {
         let wrong = match p.source() {
-            Some(Source::Path) => Some((
-                "a path variable always has a value: `#[default_value]` cannot apply to a `#[path_param]`",
-                "remove it, or read the value with `#[query_param]`",
-            )),
+            Some(Source::Path) => Some(PATH_DEFAULT),
             Some(Source::Context) => Some((
                 "`#[default_value]` cannot apply to a `#[context]` parameter",
                 "a context value is the request or a bean; remove the default",
@@ -428,14 +425,10 @@ fn param(cx: &mut Ctxt, p: &Param, full: Option<&[&Template]>) {
         (None, Some(ident)) => ident.span().into(),
         (None, None) => p.sources[0].span,
     };
-    if source == Source::Header && !name.chars().all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)) {
-        cx.error(
-            name_span,
-            with_help(
-                format!("`{name}` is not a valid header name"),
-                "a header name is letters, digits and `!#$%&'*+-.^_`|~`, e.g. `X-Tenant`",
-            ),
-        );
+    if source == Source::Header {
+        if let Some(e) = bad_header_name(&name) {
+            cx.error(name_span, e);
+        }
     }
     if source == Source::Path {
         if let Some(full) = full {
@@ -458,4 +451,21 @@ fn param(cx: &mut Ctxt, p: &Param, full: Option<&[&Template]>) {
             }
         }
     }
+}
+
+/// A `#[default_value]` on a `#[path_param]`: message and help.
+pub(crate) const PATH_DEFAULT: (&str, &str) = (
+    "a path variable always has a value: `#[default_value]` cannot apply to a `#[path_param]`",
+    "remove it, or read the value with `#[query_param]`",
+);
+
+/// The error for a header parameter name that is no header name.
+pub(crate) fn bad_header_name(name: &str) -> Option<String> {
+    let valid = name.chars().all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c));
+    (!valid).then(|| {
+        with_help(
+            format!("`{name}` is not a valid header name"),
+            "a header name is letters, digits and `!#$%&'*+-.^_`|~`, e.g. `X-Tenant`",
+        )
+    })
 }

@@ -4,23 +4,11 @@
 
 mod support;
 
-use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use restlight_core::get;
 use restlight_server::{Actuator, Endpoint, Health};
-use serde_json::Value;
-use support::{get_request, restlight, with_ping, Raw, RawResponse};
-
-fn fetch(addr: SocketAddr, path: &str) -> RawResponse {
-    let mut raw = Raw::connect(addr);
-    raw.send(get_request(path));
-    raw.response()
-}
-
-fn json(res: &RawResponse) -> Value {
-    serde_json::from_slice(&res.body).unwrap_or_else(|e| panic!("{e}: {}", res.text()))
-}
+use support::{fetch, get_request, json, restlight, with_ping, Raw};
 
 #[test]
 fn only_health_and_info_are_exposed_by_default() {

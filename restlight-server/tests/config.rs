@@ -3,21 +3,8 @@
 
 mod support;
 
-use std::net::SocketAddr;
-
 use restlight_server::Actuator;
-use serde_json::Value;
-use support::{get_request, with_ping, Raw, RawResponse, TempFile};
-
-fn fetch(addr: SocketAddr, path: &str) -> RawResponse {
-    let mut raw = Raw::connect(addr);
-    raw.send(get_request(path));
-    raw.response()
-}
-
-fn json(res: &RawResponse) -> Value {
-    serde_json::from_slice(&res.body).unwrap_or_else(|e| panic!("{e}: {}", res.text()))
-}
+use support::{fetch, json, with_ping, TempFile};
 
 #[test]
 fn an_actuator_enabled_by_the_file_answers_on_its_base_path() {

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use restlight_core::{get, ExecutorMetrics, Resize, ResizeError, Route, RuntimeExecutor, Scheduler};
 use restlight_server::{Actuator, Endpoint, ServerHandle};
 use serde_json::{json, Value};
-use support::{get_request, with_ping, Raw, RawResponse};
+use support::{fetch, get_request, json, with_ping, Raw, RawResponse};
 use tokio::sync::Semaphore;
 
 fn metrics(server: &ServerHandle, name: &str) -> ExecutorMetrics {
@@ -29,12 +29,6 @@ fn eventually(what: &str, f: impl Fn() -> bool) {
     }
 }
 
-fn fetch(addr: SocketAddr, path: &str) -> RawResponse {
-    let mut raw = Raw::connect(addr);
-    raw.send(get_request(path));
-    raw.response()
-}
-
 fn post(addr: SocketAddr, path: &str, body: &str) -> RawResponse {
     let mut raw = Raw::connect(addr);
     raw.send(format!(
@@ -42,10 +36,6 @@ fn post(addr: SocketAddr, path: &str, body: &str) -> RawResponse {
         body.len()
     ));
     raw.response()
-}
-
-fn json(res: &RawResponse) -> Value {
-    serde_json::from_slice(&res.body).unwrap_or_else(|e| panic!("{e}: {}", res.text()))
 }
 
 /// An actuator that serves the executors, their resize and the metrics.

@@ -266,3 +266,15 @@ impl Drop for TempFile {
         let _ = std::fs::remove_file(&self.0);
     }
 }
+
+/// `GET path` on a connection of its own.
+pub fn fetch(addr: SocketAddr, path: &str) -> RawResponse {
+    let mut raw = Raw::connect(addr);
+    raw.send(get_request(path));
+    raw.response()
+}
+
+/// The body as JSON; panics with the body when it is not.
+pub fn json(res: &RawResponse) -> serde_json::Value {
+    serde_json::from_slice(&res.body).unwrap_or_else(|e| panic!("{e}: {}", res.text()))
+}
