@@ -2,6 +2,8 @@
 //! (429), fail-fast (503), route timeouts (504), panics, cancellation of
 //! queued work and the metrics that count all of it.
 
+mod support;
+
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -10,28 +12,12 @@ use bytes::Bytes;
 use http::Request;
 use http_body_util::Full;
 use restlight_core::test::MockClient;
-use restlight_core::{get, App, AppBuilder, ExecutorMetrics, FailFast, ReceivedAt, Scheduler, StartupError};
+use restlight_core::{get, FailFast, ReceivedAt, Scheduler, StartupError};
+use support::{builder, eventually, metrics};
 use tokio::sync::Semaphore;
 
 fn thread_name() -> String {
     std::thread::current().name().unwrap_or_default().to_owned()
-}
-
-fn builder() -> AppBuilder {
-    AppBuilder::new().annotated_routes(false)
-}
-
-fn metrics(app: &App, name: &str) -> ExecutorMetrics {
-    app.executors().into_iter().find(|m| m.name == name).unwrap_or_else(|| panic!("no executor {name}"))
-}
-
-/// Polls `f` until it holds, for up to two seconds.
-async fn eventually(what: &str, f: impl Fn() -> bool) {
-    let start = Instant::now();
-    while !f() {
-        assert!(start.elapsed() < Duration::from_secs(2), "timed out waiting for: {what}");
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
 }
 
 /// A route on `executor` that holds its worker slot until `gate` gives it

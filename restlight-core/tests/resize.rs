@@ -3,33 +3,17 @@
 //! queue bound seen in 429s, a new runtime for a new thread count, and the
 //! typed errors.
 
+mod support;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use restlight_core::test::MockClient;
-use restlight_core::{
-    get, App, AppBuilder, ExecutorMetrics, Resize, ResizeError, Route, RuntimeExecutor, Scheduler, MAX_RESIZE_THREADS,
-};
+use restlight_core::{get, Resize, ResizeError, Route, RuntimeExecutor, Scheduler, MAX_RESIZE_THREADS};
+use support::{builder, eventually, metrics};
 use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
-
-fn builder() -> AppBuilder {
-    AppBuilder::new().annotated_routes(false)
-}
-
-fn metrics(app: &App, name: &str) -> ExecutorMetrics {
-    app.executors().into_iter().find(|m| m.name == name).unwrap_or_else(|| panic!("no executor {name}"))
-}
-
-/// Polls `f` until it holds, for up to three seconds.
-async fn eventually(what: &str, f: impl Fn() -> bool) {
-    let start = Instant::now();
-    while !f() {
-        assert!(start.elapsed() < Duration::from_secs(3), "timed out waiting for: {what}");
-        tokio::time::sleep(Duration::from_millis(2)).await;
-    }
-}
 
 /// How many handlers of a [`gated`] route run now, and the most seen at once.
 #[derive(Debug, Default)]

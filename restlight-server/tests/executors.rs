@@ -9,22 +9,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use restlight_core::{get, ExecutorMetrics, FailFast, Route, Scheduler};
-use restlight_server::ServerHandle;
-use support::{get_request, url, with_ping, Raw};
+use restlight_core::{get, FailFast, Route, Scheduler};
+use support::{eventually, get_request, metrics, url, with_ping, Raw};
 use tokio::sync::Semaphore;
-
-fn metrics(server: &ServerHandle, name: &str) -> ExecutorMetrics {
-    server.executors().into_iter().find(|m| m.name == name).unwrap_or_else(|| panic!("no executor {name}"))
-}
-
-fn eventually(what: &str, f: impl Fn() -> bool) {
-    let start = Instant::now();
-    while !f() {
-        assert!(start.elapsed() < Duration::from_secs(3), "timed out waiting for: {what}");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
 
 /// `GET /slow` on `executor`: counts its starts, then holds its worker slot
 /// until `gate` gives it a permit.

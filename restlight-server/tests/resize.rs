@@ -9,25 +9,13 @@ mod support;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use restlight_core::{get, ExecutorMetrics, Resize, ResizeError, Route, RuntimeExecutor, Scheduler};
-use restlight_server::{Actuator, Endpoint, ServerHandle};
+use restlight_core::{get, Resize, ResizeError, Route, RuntimeExecutor, Scheduler};
+use restlight_server::{Actuator, Endpoint};
 use serde_json::{json, Value};
-use support::{fetch, get_request, json, with_ping, Raw, RawResponse};
+use support::{eventually, fetch, get_request, json, metrics, with_ping, Raw, RawResponse};
 use tokio::sync::Semaphore;
-
-fn metrics(server: &ServerHandle, name: &str) -> ExecutorMetrics {
-    server.executors().into_iter().find(|m| m.name == name).unwrap_or_else(|| panic!("no executor {name}"))
-}
-
-fn eventually(what: &str, f: impl Fn() -> bool) {
-    let start = Instant::now();
-    while !f() {
-        assert!(start.elapsed() < Duration::from_secs(3), "timed out waiting for: {what}");
-        std::thread::sleep(Duration::from_millis(2));
-    }
-}
 
 fn post(addr: SocketAddr, path: &str, body: &str) -> RawResponse {
     let mut raw = Raw::connect(addr);

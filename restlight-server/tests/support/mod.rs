@@ -278,3 +278,17 @@ pub fn fetch(addr: SocketAddr, path: &str) -> RawResponse {
 pub fn json(res: &RawResponse) -> serde_json::Value {
     serde_json::from_slice(&res.body).unwrap_or_else(|e| panic!("{e}: {}", res.text()))
 }
+
+/// The metrics of the server's executor `name`.
+pub fn metrics(server: &restlight_server::ServerHandle, name: &str) -> restlight_core::ExecutorMetrics {
+    server.executors().into_iter().find(|m| m.name == name).unwrap_or_else(|| panic!("no executor {name}"))
+}
+
+/// Polls `f` until it holds, for up to three seconds.
+pub fn eventually(what: &str, f: impl Fn() -> bool) {
+    let start = Instant::now();
+    while !f() {
+        assert!(start.elapsed() < Duration::from_secs(3), "timed out waiting for: {what}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
