@@ -68,6 +68,11 @@ impl Body {
         Self(Kind::Deferred(value))
     }
 
+    /// Whether the body is an entity not encoded yet.
+    pub(crate) fn is_deferred(&self) -> bool {
+        matches!(self.0, Kind::Deferred(_))
+    }
+
     pub(crate) fn take_deferred(&mut self) -> Option<Box<dyn Deferred>> {
         if matches!(self.0, Kind::Deferred(_)) {
             match std::mem::replace(&mut self.0, Kind::Full(None)) {

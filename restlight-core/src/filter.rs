@@ -29,8 +29,8 @@
 use std::fmt;
 use std::future::Future;
 use std::net::SocketAddr;
+use std::sync::Arc;
 
-use crate::app::App;
 use crate::body::Body;
 use crate::handler::BoxFuture;
 use crate::response::Response;
@@ -61,18 +61,41 @@ pub(crate) trait DynFilter: Send + Sync {
 }
 
 /// A filter held by the application.
-pub(crate) struct Boxed<F>(pub(crate) std::sync::Arc<F>);
+pub(crate) struct Boxed<F>(pub(crate) Arc<F>);
 
 impl<F: Filter> DynFilter for Boxed<F> {
     fn call(&self, req: FilterRequest, next: Next) -> BoxFuture<Response> {
-        let f = std::sync::Arc::clone(&self.0);
+        let f = Arc::clone(&self.0);
         Box::pin(async move { f.filter(req, next).await })
+    }
+}
+
+/// The filters of an application, in order, then the routing.
+pub(crate) struct Chain {
+    filters: Box<[Box<dyn DynFilter>]>,
+    end: Arc<dyn Endpoint>,
+}
+
+/// What the filter chain ends in: the routing.
+pub(crate) trait Endpoint: Send + Sync {
+    /// Serves a request that went through every filter.
+    fn call(&self, req: FilterRequest, remote: Option<SocketAddr>) -> BoxFuture<Response>;
+}
+
+impl Chain {
+    pub(crate) fn new(filters: Box<[Box<dyn DynFilter>]>, end: Arc<dyn Endpoint>) -> Self {
+        Self { filters, end }
+    }
+
+    /// One request through the filters, from the first.
+    pub(crate) async fn run(self: &Arc<Self>, req: FilterRequest, remote: Option<SocketAddr>) -> Response {
+        Next { chain: Arc::clone(self), remote, index: 0 }.run(req).await
     }
 }
 
 /// The rest of the filter chain, then the router.
 pub struct Next {
-    app: App,
+    chain: Arc<Chain>,
     remote: Option<SocketAddr>,
     index: usize,
 }
@@ -84,10 +107,6 @@ impl fmt::Debug for Next {
 }
 
 impl Next {
-    pub(crate) fn start(app: App, remote: Option<SocketAddr>) -> Self {
-        Self { app, remote, index: 0 }
-    }
-
     /// The peer's address, when served over a socket.
     #[must_use]
     pub fn remote_addr(&self) -> Option<SocketAddr> {
@@ -96,10 +115,10 @@ impl Next {
 
     /// Passes the request to the next filter, or to the router after the last.
     pub async fn run(self, req: FilterRequest) -> Response {
-        let Self { app, remote, index } = self;
-        match app.inner.filters.get(index) {
-            Some(f) => f.call(req, Self { app: app.clone(), remote, index: index + 1 }).await,
-            None => app.dispatch_routed(req, remote).await,
+        let Self { chain, remote, index } = self;
+        match chain.filters.get(index) {
+            Some(f) => f.call(req, Self { chain: Arc::clone(&chain), remote, index: index + 1 }).await,
+            None => chain.end.call(req, remote).await,
         }
     }
 }

@@ -22,14 +22,13 @@
 //! assert_eq!(MockClient::new(app).get("/ping").send_blocking().header("x-layer"), Some("1"));
 //! ```
 //!
-//! The other way round, [`App`] is a `tower::Service<http::Request<B>>`
+//! The other way round, [`App`](crate::App) is a `tower::Service<http::Request<B>>`
 //! for any body, so hyper-util, axum (`Router::fallback_service`) or any
 //! tower-based server can serve it; it reads the peer's address from a
 //! [`RemoteAddr`] request extension if there is one.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::sync::Weak;
 use std::task::{Context, Poll};
 
 use bytes::Bytes;
@@ -37,7 +36,6 @@ use http::Request;
 use tower::util::BoxCloneSyncService;
 use tower::{Layer, Service, ServiceExt};
 
-use crate::app::{App, Inner};
 use crate::body::Body;
 use crate::error::{BoxError, HttpError};
 use crate::handler::BoxFuture;
@@ -48,7 +46,7 @@ use crate::response::{IntoResponse, Response};
 pub type AppStack = BoxCloneSyncService<Request<Body>, Response, Infallible>;
 
 /// The peer's address, as a request extension: set it when serving an
-/// [`App`] through its `tower::Service` impl to make
+/// [`App`](crate::App) through its `tower::Service` impl to make
 /// [`RequestContext::remote_addr`](crate::RequestContext::remote_addr) work.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RemoteAddr(pub SocketAddr);
@@ -100,68 +98,6 @@ where
     }
 }
 
-/// The bottom of the stack: the application without its layers. Holds the
-/// application weakly, as the application holds the stack.
-pub(crate) fn bottom(inner: Weak<Inner>) -> AppStack {
-    BoxCloneSyncService::new(tower::service_fn(move |req: Request<Body>| {
-        let inner = inner.upgrade();
-        async move {
-            Ok::<_, Infallible>(match inner {
-                Some(inner) => {
-                    let remote = req.extensions().get::<RemoteAddr>().map(|r| r.0);
-                    App { inner }.dispatch_filtered(req, remote).await
-                }
-                None => HttpError::service_unavailable("the application is shutting down").into_response(),
-            })
-        }
-    }))
-}
-
-/// Builds the stack: the first layer added is the outermost.
-pub(crate) fn stack(inner: Weak<Inner>, wraps: Vec<Wrap>) -> AppStack {
-    wraps.into_iter().rev().fold(bottom(inner), |svc, wrap| wrap(svc))
-}
-
-/// One request through the layers.
-pub(crate) async fn call(stack: &AppStack, mut req: Request<Body>, remote: Option<SocketAddr>) -> Response {
-    if let Some(addr) = remote {
-        req.extensions_mut().insert(RemoteAddr(addr));
-    }
-    match stack.clone().oneshot(req).await {
-        Ok(res) => res,
-        Err(never) => match never {},
-    }
-}
-
 fn error_response(e: &BoxError) -> Response {
     HttpError::internal(format!("a layer failed: {e}")).into_response()
-}
-
-impl<B> Service<Request<B>> for App
-where
-    B: http_body::Body<Data = Bytes> + Send + 'static,
-    B::Error: Into<BoxError>,
-{
-    type Response = Response;
-    type Error = Infallible;
-    type Future = BoxFuture<Result<Response, Infallible>>;
-
-    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
-        Poll::Ready(Ok(()))
-    }
-
-    fn call(&mut self, req: Request<B>) -> Self::Future {
-        let app = self.clone();
-        let remote = req.extensions().get::<RemoteAddr>().map(|r| r.0);
-        Box::pin(async move { Ok(app.dispatch(req, remote).await) })
-    }
-}
-
-impl App {
-    /// The application as a `tower::Service` (it is one already; this
-    /// names the intent at call sites that need a service value).
-    #[must_use]
-    pub fn into_service(self) -> Self {
-        self
-    }
 }

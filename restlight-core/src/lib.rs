@@ -10,19 +10,17 @@
 mod app;
 mod bean;
 mod body;
+mod body_timeout;
 pub mod codec;
 pub mod compress;
 mod descriptor;
-mod dispatch;
 mod error;
 mod executor;
 pub mod filter;
-mod format;
 mod handler;
 pub mod intercept;
 pub mod layer;
 pub mod mapper;
-mod matched;
 pub mod media;
 mod multipart;
 mod param;
@@ -34,14 +32,15 @@ mod route;
 pub mod router;
 mod sse;
 mod stream;
-mod table;
 pub mod test;
-mod timeout;
 mod validate;
 
-pub use app::{App, AppBuilder, RouteInfo, DEFAULT_MAX_BODY};
+pub use app::{
+    App, AppBuilder, AppliedChange, MatchedRoute, RouteChange, RouteInfo, Routes, RoutesIter, DEFAULT_MAX_BODY,
+};
 pub use bean::BeanParam;
 pub use body::Body;
+pub use body_timeout::BodyTimeout;
 pub use descriptor::{descriptors, ParamMeta, ParamSource, RouteDescriptor, SchedulerName};
 pub use error::{BoxError, Error, HttpError, Result, StartupError};
 pub use executor::{
@@ -50,7 +49,6 @@ pub use executor::{
 };
 pub use handler::{Bindings, BoxFuture, Handler};
 pub use mapper::{ExceptionMapper, Failure, Fallible};
-pub use matched::MatchedRoute;
 pub use multipart::{Field, Multipart, MultipartLimits, SpooledFile};
 pub use param::FromParam;
 pub use request::{RequestContext, RequestHead};
@@ -58,8 +56,6 @@ pub use response::{Created, Entity, IntoResponse, Json, NoContent, Response, Res
 pub use route::{delete, get, head, options, patch, post, put, route, Route, RouteBuilder};
 pub use sse::{Event, Sse};
 pub use stream::BodyStream;
-pub use table::{AppliedChange, RouteChange, Routes, RoutesIter};
-pub use timeout::BodyTimeout;
 
 /// Runs the route-level startup checks (malformed templates, conflicting
 /// routes with both locations, bad media types) on every route linked into

@@ -135,7 +135,7 @@ fn too_large(limit: usize) -> HttpError {
 
 fn body_error(e: &BoxError) -> HttpError {
     if e.is::<crate::BodyTimeout>() {
-        crate::timeout::request_timeout(&**e)
+        crate::body_timeout::request_timeout(&**e)
     } else {
         HttpError::bad_request(format!("the request body could not be read: {e}"))
     }

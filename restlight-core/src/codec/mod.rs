@@ -58,6 +58,7 @@ mod protobuf;
 mod read;
 mod registry;
 mod text;
+pub(crate) mod url_format;
 mod write;
 
 use bytes::Bytes;
@@ -80,7 +81,7 @@ pub use protobuf::{Protobuf, PROTOBUF};
 pub(crate) use read::{decode_with, EntityCodecs};
 pub use registry::Codecs;
 pub use text::TextCodec;
-pub(crate) use write::{respond, RouteCodecs};
+pub(crate) use write::respond;
 
 /// The media type of problem-details bodies.
 pub const PROBLEM_JSON: &str = "application/problem+json";

@@ -8,17 +8,6 @@ use super::{Codec, Codecs};
 use crate::error::HttpError;
 use crate::media::{parse_ranges, score, MediaType};
 
-/// What a route declared about codecs, resolved at startup.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct RouteCodecs {
-    /// `#[serializer]` / `#[response_serializer]`.
-    pub(crate) response: Option<Arc<dyn Codec>>,
-    /// `#[serializer]` / `#[request_serializer]`.
-    pub(crate) request: Option<Arc<dyn Codec>>,
-    /// The route's `produces`.
-    pub(crate) produces: Vec<MediaType>,
-}
-
 /// Writes `value` with the codec that applies: `forced` (declared or from
 /// the URL), else the best acceptable among the route's `produces` (or all
 /// codecs) that can represent the value.

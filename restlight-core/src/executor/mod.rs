@@ -32,6 +32,13 @@ pub use scheduler::{Scheduler, DEFAULT_QUEUE};
 
 use crate::error::HttpError;
 use crate::handler::BoxFuture;
+
+/// The name of the inline "executor": handlers run on the IO thread that
+/// serves the connection.
+pub(crate) const IO: &str = "io";
+/// The name of the business executor, built with [`Scheduler::default()`]
+/// unless one is registered under this name.
+pub(crate) const BIZ: &str = "biz";
 use crate::response::{IntoResponse, Response};
 
 /// Runs handler futures somewhere other than the IO thread that accepted the

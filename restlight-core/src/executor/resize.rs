@@ -1,23 +1,17 @@
 //! Resizing a bounded executor at run time: [`Resize`], [`ResizeError`] and
-//! [`App::resize_executor`].
+//! [`App::resize_executor`](crate::App::resize_executor).
 
 use std::fmt;
 use std::io;
 
 use tokio::sync::Semaphore;
 
-use super::{Exec, ExecutorMetrics};
-use crate::app::App;
-
-/// The name of the inline "executor" on the IO runtime.
-const IO: &str = "io";
-
 /// The most worker threads a resize may ask for: a guard against a typo
 /// starting tens of thousands of threads. [`Scheduler::threads`](crate::Scheduler::threads)
 /// has no such limit.
 pub const MAX_RESIZE_THREADS: usize = 4096;
 
-/// New sizes for a bounded executor, given to [`App::resize_executor`];
+/// New sizes for a bounded executor, given to [`App::resize_executor`](crate::App::resize_executor);
 /// what is left unset keeps its value.
 ///
 /// - [`threads`](Self::threads): the worker threads of the executor's own
@@ -98,8 +92,19 @@ impl Resize {
         self.threads.is_none() && self.max_active.is_none() && self.queue.is_none()
     }
 
+    /// The first field set, named in errors about the whole resize.
+    pub(crate) fn first_field(&self) -> &'static str {
+        if self.threads.is_some() {
+            "threads"
+        } else if self.max_active.is_some() {
+            "max_active"
+        } else {
+            "queue"
+        }
+    }
+
     /// Checks the values on their own, before any executor is looked at.
-    fn validate(&self) -> Result<(), ResizeError> {
+    pub(crate) fn validate(&self) -> Result<(), ResizeError> {
         let invalid = |field, value, reason: &str| ResizeError::Invalid { field, value, reason: reason.to_owned() };
         match self.threads {
             Some(0) => return Err(invalid("threads", 0, "must be at least 1")),
@@ -124,7 +129,7 @@ impl Resize {
     }
 }
 
-/// Why [`App::resize_executor`] changed nothing.
+/// Why [`App::resize_executor`](crate::App::resize_executor) changed nothing.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum ResizeError {
@@ -189,70 +194,5 @@ impl std::error::Error for ResizeError {
             Self::Runtime { source, .. } => Some(source),
             _ => None,
         }
-    }
-}
-
-impl App {
-    /// Changes the sizes of the bounded executor `name` (the business
-    /// executor `"biz"` or one registered with
-    /// [`AppBuilder::scheduler`](crate::AppBuilder::scheduler)) while it
-    /// serves, and returns its metrics with the new sizes. See [`Resize`]
-    /// for what each size means and when it takes effect: nothing running
-    /// is aborted and no queued request is lost.
-    ///
-    /// Requests never wait for a resize: they read the limits from atomics
-    /// and the runtime through an `ArcSwap`. Concurrent resizes of one
-    /// executor are applied one after the other. A new runtime is built on
-    /// the calling thread (a few thread spawns); an old one is shut down
-    /// without blocking when that happens in an async context.
-    ///
-    /// An empty [`Resize`] changes nothing and returns the current metrics.
-    ///
-    /// # Errors
-    /// [`ResizeError::UnknownExecutor`] for a name that is no executor
-    /// (checked first),
-    /// [`ResizeError::Invalid`] for zero threads or `max_active` (or too
-    /// large a value), [`ResizeError::NotResizable`] for a user's
-    /// [`Executor`](crate::Executor) or the thread count of an executor on
-    /// a runtime it does not own, [`ResizeError::Runtime`] when the new
-    /// runtime cannot be built. Nothing changes on error.
-    pub fn resize_executor(&self, name: &str, resize: Resize) -> Result<ExecutorMetrics, ResizeError> {
-        if name == IO {
-            return Err(ResizeError::NotResizable {
-                executor: name.to_owned(),
-                field: first_field(&resize),
-                reason: "`io` runs handlers inline on the IO runtime, which is sized at startup".to_owned(),
-            });
-        }
-        let found = self.inner.executors.iter().find(|(n, _)| n == name).map(|(_, exec)| exec);
-        let Some(exec) = found else {
-            let known = self
-                .inner
-                .executors
-                .iter()
-                .filter(|(_, exec)| matches!(exec, Exec::Bounded(_)))
-                .map(|(n, _)| n.clone())
-                .collect();
-            return Err(ResizeError::UnknownExecutor { executor: name.to_owned(), known });
-        };
-        resize.validate()?;
-        match exec {
-            Exec::Bounded(bounded) => bounded.resize(&resize),
-            Exec::Custom(_) | Exec::Inline => Err(ResizeError::NotResizable {
-                executor: name.to_owned(),
-                field: first_field(&resize),
-                reason: "it is a user's `Executor`, which Restlight does not size".to_owned(),
-            }),
-        }
-    }
-}
-
-fn first_field(resize: &Resize) -> &'static str {
-    if resize.threads.is_some() {
-        "threads"
-    } else if resize.max_active.is_some() {
-        "max_active"
-    } else {
-        "queue"
     }
 }

@@ -1,90 +1,112 @@
-//! One request through the application: route, read, run, respond.
+//! [`Routing`]: the bottom of the request path, below the tower layers and
+//! the filters. One request goes through it top to bottom, once:
+//!
+//! 1. the URL's format (`?format=`, `.json`; off by default) and `Accept`,
+//!    read as text once;
+//! 2. the router of the current [`Table`] (404, 405, 415, 406, OPTIONS);
+//! 3. the body, read in full up to the route's limit (413) or handed over
+//!    as a stream;
+//! 4. the route's handler (its interceptors and exception mappers are
+//!    compiled into it) on the route's executor (429, 503, 504);
+//! 5. [`write`]: the deferred entity encoded by the negotiated codec, the
+//!    `Content-Type`, problem details as text for text-only clients, HEAD;
+//! 6. compression, when the route allows it.
+//!
+//! Nothing here calls back up into the application.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Instant;
 
+use arc_swap::ArcSwap;
 use bytes::Bytes;
-use std::sync::Arc;
-
 use http::header::{HeaderValue, ACCEPT, ACCEPT_ENCODING, ALLOW, CONTENT_LENGTH, CONTENT_TYPE, HOST};
 use http::{Request, StatusCode, Version};
 use http_body_util::{BodyExt, Limited};
 
-use crate::app::App;
+use super::{CompiledRoute, MatchedRoute, Table};
 use crate::body::Body;
-use crate::codec::{self, EntityCodecs};
-use crate::compress;
+use crate::codec::url_format::{FromUrl, UrlFormat};
+use crate::codec::{self, Codec, Codecs, EntityCodecs};
+use crate::compress::{self, CompressOptions};
 use crate::error::{BoxError, HttpError};
 use crate::executor::ReceivedAt;
-use crate::format::FromUrl;
 use crate::media::{negotiate, MediaType};
 use crate::request::RequestContext;
 use crate::response::{DefaultContentType, IntoResponse, Response, TEXT_PLAIN_UTF8};
 use crate::router::{Lookup, RouteError};
 use crate::stream::BodyStream;
-use crate::table::CompiledRoute;
 
-impl App {
-    /// Serves one request: routing (404, 405, 415, 406), reading the body
-    /// (413 past the limit), the handler on its executor, the encoding of
-    /// the returned value. Every failure becomes a problem-details response;
-    /// a panicking handler gives 500.
-    pub async fn dispatch<B>(&self, req: Request<B>, remote: Option<SocketAddr>) -> Response
-    where
-        B: http_body::Body<Data = Bytes> + Send + 'static,
-        B::Error: Into<BoxError>,
-    {
-        match &self.inner.layers {
-            Some(stack) => crate::layer::call(stack, req.map(Body::from_stream), remote).await,
-            None => self.dispatch_filtered(req, remote).await,
-        }
+/// The routes served now and what answering a request needs besides them.
+/// Cheap to clone; clones share the table.
+#[derive(Clone)]
+pub(crate) struct Routing(Arc<Shared>);
+
+struct Shared {
+    /// The routes and their router, swapped whole when routes change: a
+    /// request loads it once, without a lock.
+    table: ArcSwap<Table>,
+    codecs: Arc<Codecs>,
+    url_format: UrlFormat,
+    compression: CompressOptions,
+}
+
+impl Routing {
+    pub(crate) fn new(table: Table, codecs: Arc<Codecs>, url_format: UrlFormat, compression: CompressOptions) -> Self {
+        Self(Arc::new(Shared { table: ArcSwap::from_pointee(table), codecs, url_format, compression }))
     }
 
-    /// [`dispatch`](Self::dispatch) after the tower layers.
-    pub(crate) async fn dispatch_filtered<B>(&self, req: Request<B>, remote: Option<SocketAddr>) -> Response
-    where
-        B: http_body::Body<Data = Bytes> + Send + 'static,
-        B::Error: Into<BoxError>,
-    {
-        if self.inner.filters.is_empty() {
-            return self.dispatch_routed(req, remote).await;
-        }
-        crate::filter::Next::start(self.clone(), remote).run(req.map(Body::from_stream)).await
+    /// The table served now.
+    pub(crate) fn table(&self) -> Arc<Table> {
+        self.0.table.load_full()
     }
 
-    /// [`dispatch`](Self::dispatch) after the filters.
-    pub(crate) async fn dispatch_routed<B>(&self, req: Request<B>, remote: Option<SocketAddr>) -> Response
+    /// Serves `table` from now on; requests in flight keep theirs.
+    pub(crate) fn publish(&self, table: Table) {
+        self.0.table.store(Arc::new(table));
+    }
+
+    /// The application's codecs.
+    pub(crate) fn codecs(&self) -> &Codecs {
+        &self.0.codecs
+    }
+
+    /// Serves one request, from routing to compression.
+    pub(crate) async fn serve<B>(&self, req: Request<B>, remote: Option<SocketAddr>) -> Response
     where
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<BoxError>,
     {
+        let shared = &*self.0;
         let (parts, body) = req.into_parts();
         let received = parts.extensions.get::<ReceivedAt>().map_or_else(Instant::now, |r| r.0);
-        // The URL's format (`?format=`, `/x.json`; off by default) stands for Accept.
-        let mut url = match self.inner.url_format.resolve(&parts.uri, &self.inner.codecs) {
+        let header_accept = parts.headers.get(ACCEPT).cloned();
+        let mut url = match shared.url_format.resolve(&parts.uri, &shared.codecs) {
             Ok(url) => url,
-            Err(e) => return finish_error(e, parts.headers.get(ACCEPT).and_then(|v| v.to_str().ok())),
+            Err(e) => return error(e, text(header_accept.as_ref())),
         };
-        let mut accept = url.accept().or_else(|| parts.headers.get(ACCEPT).cloned());
-        let accept_encoding = parts.headers.get(ACCEPT_ENCODING).cloned();
-        let accept_str = accept.as_ref().and_then(|v| v.to_str().ok());
+        // The URL's format stands for `Accept`.
+        let mut accept_value = url.accept().or_else(|| header_accept.clone());
         if parts.version == Version::HTTP_11 && !parts.headers.contains_key(HOST) && parts.uri.authority().is_none() {
-            return finish_error(HttpError::bad_request("HTTP/1.1 request without a Host header"), accept_str);
+            return error(
+                HttpError::bad_request("HTTP/1.1 request without a Host header"),
+                text(accept_value.as_ref()),
+            );
         }
         let content_type = parts.headers.get(CONTENT_TYPE).map(|v| v.to_str().unwrap_or("\u{0}"));
         let path = parts.uri.path();
         // The table of this moment; the matched route is kept for the rest
         // of the request, whatever changes meanwhile.
-        let table = self.inner.table.load();
-        let mut lookup = table.router.lookup(&parts.method, &path[..url.path_len], content_type, accept_str);
+        let table = shared.table.load();
+        let mut lookup =
+            table.router.lookup(&parts.method, &path[..url.path_len], content_type, text(accept_value.as_ref()));
         if url.stripped && matches!(lookup, Err(RouteError::NotFound)) {
             // No route without the suffix: route the path as sent.
             url = FromUrl { path_len: path.len(), codec: None, stripped: false };
-            accept = parts.headers.get(ACCEPT).cloned();
-            let accept_str = accept.as_ref().and_then(|v| v.to_str().ok());
-            lookup = table.router.lookup(&parts.method, path, content_type, accept_str);
+            accept_value = header_accept;
+            lookup = table.router.lookup(&parts.method, path, content_type, text(accept_value.as_ref()));
         }
-        let accept_str = accept.as_ref().and_then(|v| v.to_str().ok());
+        let accept = text(accept_value.as_ref());
         let found = match lookup {
             Ok(Lookup::Matched(m)) => m,
             Ok(Lookup::Options { allow }) => {
@@ -93,21 +115,19 @@ impl App {
                 res.headers_mut().insert(CONTENT_LENGTH, HeaderValue::from_static("0"));
                 return res;
             }
-            Err(e) => {
-                let e = route_error(e, &parts.method, parts.uri.path(), &self.inner.codecs);
-                return finish_error(e, accept_str);
-            }
+            Err(e) => return error(route_error(e, &parts.method, parts.uri.path(), &shared.codecs), accept),
         };
         let route = Arc::clone(&table.routes[found.index]);
         let produce = found.produce.cloned();
         let head = found.head_from_get;
         let (params, matrix) = (found.params, found.matrix);
         drop(table);
+        let accept_encoding = parts.headers.get(ACCEPT_ENCODING).cloned();
         let mut ctx = if route.stream_body {
             match BodyStream::for_request(body, &parts.headers, route.stream_limit) {
                 Ok(stream) => RequestContext::new(parts, Bytes::new(), params, matrix, remote, produce.clone())
                     .with_body_stream(stream),
-                Err(e) => return finish_error(e, accept_str),
+                Err(e) => return error(e, accept),
             }
         } else {
             let limit = route.info.max_body;
@@ -116,25 +136,27 @@ impl App {
                 .and_then(|b| compress::request(&parts.headers, b, limit))
             {
                 Ok(b) => b,
-                Err(e) => return finish_error(e, accept_str),
+                Err(e) => return error(e, accept),
             };
             RequestContext::new(parts, body, params, matrix, remote, produce.clone())
         };
-        let forced_read = route.codecs.request.as_ref().or(url.codec.as_ref()).cloned();
-        ctx.codecs = Some(EntityCodecs { registry: Arc::clone(&self.inner.codecs), forced: forced_read });
+        let forced_read = route.request_codec.as_ref().or(url.codec.as_ref()).cloned();
+        ctx.codecs = Some(EntityCodecs { registry: Arc::clone(&shared.codecs), forced: forced_read });
         let res = run(&route, ctx, received).await;
-        let accept = accept.as_ref().and_then(|v| v.to_str().ok());
-        let forced = route.codecs.response.as_ref().or(url.codec.as_ref());
-        let res = codec::respond(res, &self.inner.codecs, &route.codecs.produces, forced, accept);
-        let res = finish(res, produce.as_ref(), accept, head);
-        let mut res = if route.compress {
-            compress::response(res, accept_encoding.as_ref(), self.inner.compression)
-        } else {
-            res
-        };
-        res.extensions_mut().insert(crate::MatchedRoute(route));
+        let forced = route.response_codec.as_ref().or(url.codec.as_ref());
+        let written = Written { codecs: &shared.codecs, produces: &route.produces, forced, produce: produce.as_ref() };
+        let mut res = write(res, &written, accept, head);
+        if route.compress {
+            res = compress::response(res, accept_encoding.as_ref(), shared.compression);
+        }
+        res.extensions_mut().insert(MatchedRoute(route));
         res
     }
+}
+
+/// `Accept` (or any header value) as text, when it is text.
+fn text(value: Option<&HeaderValue>) -> Option<&str> {
+    value.and_then(|v| v.to_str().ok())
 }
 
 async fn run(route: &CompiledRoute, ctx: RequestContext, received: Instant) -> Response {
@@ -167,12 +189,12 @@ where
     match Limited::new(body, limit).collect().await {
         Ok(collected) => Ok(collected.to_bytes()),
         Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(too_large()),
-        Err(e) if e.is::<crate::BodyTimeout>() => Err(crate::timeout::request_timeout(&*e)),
+        Err(e) if e.is::<crate::BodyTimeout>() => Err(crate::body_timeout::request_timeout(&*e)),
         Err(e) => Err(HttpError::bad_request(format!("the request body could not be read: {e}"))),
     }
 }
 
-fn route_error(e: RouteError, method: &http::Method, path: &str, codecs: &codec::Codecs) -> HttpError {
+fn route_error(e: RouteError, method: &http::Method, path: &str, codecs: &Codecs) -> HttpError {
     match e {
         RouteError::NotFound => HttpError::not_found(format!("no route for `{path}`")).with("path", path),
         RouteError::MethodNotAllowed { allow } => {
@@ -208,15 +230,34 @@ fn route_error(e: RouteError, method: &http::Method, path: &str, codecs: &codec:
     }
 }
 
-fn finish_error(e: HttpError, accept: Option<&str>) -> Response {
-    finish(e.into_response(), None, accept, false)
+/// An error answered before a route was chosen (or before its handler ran).
+fn error(e: HttpError, accept: Option<&str>) -> Response {
+    write(e.into_response(), &Written::none(codec::Codecs::shared()), accept, false)
 }
 
-/// Encodes a deferred entity, fills in `Content-Type`, adapts problem
-/// details to a text-only client, and empties the body of a HEAD answer.
-fn finish(mut res: Response, produce: Option<&MediaType>, accept: Option<&str>, head: bool) -> Response {
-    let produces = produce.map(std::slice::from_ref).unwrap_or_default();
-    res = codec::respond(res, codec::Codecs::shared(), produces, None, accept);
+/// How a response's deferred entity is written.
+pub(crate) struct Written<'a> {
+    pub(crate) codecs: &'a Codecs,
+    /// The route's `produces` (empty: any codec).
+    pub(crate) produces: &'a [MediaType],
+    /// The codec the route or the URL names, over `Accept`.
+    pub(crate) forced: Option<&'a Arc<dyn Codec>>,
+    /// The type the router negotiated, for `Content-Type`.
+    pub(crate) produce: Option<&'a MediaType>,
+}
+
+impl<'a> Written<'a> {
+    /// No route: any of `codecs`.
+    pub(crate) fn none(codecs: &'a Codecs) -> Self {
+        Self { codecs, produces: &[], forced: None, produce: None }
+    }
+}
+
+/// Writes a response once: encodes a deferred entity, fills in
+/// `Content-Type`, adapts problem details to a text-only client, and
+/// empties the body of a HEAD answer.
+pub(crate) fn write(res: Response, how: &Written<'_>, accept: Option<&str>, head: bool) -> Response {
+    let mut res = codec::respond(res, how.codecs, how.produces, how.forced, accept);
     if let Some(error) = res.extensions().get::<HttpError>() {
         if wants_text(accept) {
             let text = codec::problem_text(error);
@@ -225,7 +266,7 @@ fn finish(mut res: Response, produce: Option<&MediaType>, accept: Option<&str>, 
         }
     }
     if !res.headers().contains_key(CONTENT_TYPE) && res.body().exact_len() != Some(0) {
-        let value = match (produce, res.extensions().get::<DefaultContentType>()) {
+        let value = match (how.produce, res.extensions().get::<DefaultContentType>()) {
             (Some(p), _) if !p.is_wildcard() => Some(p.header_value().clone()),
             (_, Some(DefaultContentType(d))) => Some(HeaderValue::from_static(d)),
             _ => None,

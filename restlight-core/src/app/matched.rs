@@ -3,8 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::app::RouteInfo;
-use crate::table::CompiledRoute;
+use super::{CompiledRoute, RouteInfo};
 
 /// Set by [`App::dispatch`](crate::App::dispatch) in the extensions of every
 /// response a route produced (not of 404, 405, 415, 406 or 400 answers

@@ -6,7 +6,7 @@
 //! matched route alive until its response is sent, so a request in flight
 //! finishes on the route it started with whatever changes meanwhile.
 //!
-//! A change ([`App::change_routes`]) compiles the routes it adds with the
+//! A change ([`App::change_routes`](crate::App::change_routes)) compiles the routes it adds with the
 //! same bindings and checks as startup (templates, conflicts with both
 //! locations, media types, codecs, executors, beans), builds a new table
 //! from the kept and added routes, and publishes it at once, or changes
@@ -16,38 +16,16 @@
 use std::any::TypeId;
 use std::collections::BTreeSet;
 use std::fmt;
-use std::sync::{Arc, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use http::Method;
 
-use crate::app::{collapse, App, RouteInfo};
-use crate::codec::RouteCodecs;
+use super::{collapse, CompiledRoute, Compiler, RouteInfo, Routing};
 use crate::descriptor::descriptors;
 use crate::error::StartupError;
-use crate::executor::Exec;
-use crate::handler::{Handler, Registry};
+use crate::handler::Registry;
 use crate::route::Route;
 use crate::router::{RouteEntry, Router, RouterError};
-
-/// A route compiled for serving: everything decided at compile time.
-pub(crate) struct CompiledRoute {
-    /// Identifies the route for the application's life; never reused.
-    pub(crate) id: u64,
-    pub(crate) handler: Handler,
-    /// Whether the body is handed over as a stream rather than read in full.
-    pub(crate) stream_body: bool,
-    /// The limit of a streamed body: the route's own, else none.
-    pub(crate) stream_limit: Option<usize>,
-    pub(crate) exec: Exec,
-    pub(crate) codecs: RouteCodecs,
-    pub(crate) compress: bool,
-    /// The resource type of an annotated route of an impl block.
-    pub(crate) resource_type: Option<TypeId>,
-    /// Also what the route's body limit and time limit are read from.
-    pub(crate) info: RouteInfo,
-    /// What the router needs, kept to rebuild the router on a change.
-    pub(crate) entry: RouteEntry,
-}
 
 /// The routes served at one moment and the router over them; never changed
 /// once published.
@@ -68,7 +46,7 @@ impl Table {
     }
 }
 
-/// A snapshot of the routes an [`App`] serves, from [`App::routes`].
+/// A snapshot of the routes an [`App`](crate::App) serves, from [`App::routes`](crate::App::routes).
 #[derive(Clone)]
 pub struct Routes(pub(crate) Arc<Table>);
 
@@ -153,7 +131,7 @@ struct AddResource {
 }
 
 /// Routes and resources to add and remove in one step, from
-/// [`App::change_routes`]: [`apply`](Self::apply) publishes all of it at
+/// [`App::change_routes`](crate::App::change_routes): [`apply`](Self::apply) publishes all of it at
 /// once or nothing.
 ///
 /// Removing a route (or resource) and adding its replacement in one change
@@ -180,7 +158,8 @@ struct AddResource {
 /// ```
 #[must_use = "a change does nothing until it is applied"]
 pub struct RouteChange<'a> {
-    app: &'a App,
+    routing: &'a Routing,
+    compiler: &'a Mutex<Compiler>,
     add: Vec<Route>,
     add_resources: Vec<AddResource>,
     remove: Vec<(Method, String)>,
@@ -209,6 +188,17 @@ pub struct AppliedChange {
 }
 
 impl<'a> RouteChange<'a> {
+    pub(super) fn new(routing: &'a Routing, compiler: &'a Mutex<Compiler>) -> Self {
+        Self {
+            routing,
+            compiler,
+            add: Vec::new(),
+            add_resources: Vec::new(),
+            remove: Vec::new(),
+            remove_resources: Vec::new(),
+        }
+    }
+
     /// Adds a route built in code (see [`get`](crate::get) and friends).
     pub fn add_route(mut self, route: impl Into<Route>) -> Self {
         self.add.push(route.into());
@@ -256,9 +246,8 @@ impl<'a> RouteChange<'a> {
     /// ([`StartupError::ResourceServed`]) or has no annotated routes
     /// ([`StartupError::NoAnnotatedRoutes`]).
     pub fn apply(self) -> Result<AppliedChange, StartupError> {
-        let inner = &self.app.inner;
-        let mut compiler = inner.compiler.lock().unwrap_or_else(PoisonError::into_inner);
-        let current = inner.table.load_full();
+        let mut compiler = self.compiler.lock().unwrap_or_else(PoisonError::into_inner);
+        let current = self.routing.table();
         let mut errors = Vec::new();
 
         let mut removed = Vec::new();
@@ -328,7 +317,7 @@ impl<'a> RouteChange<'a> {
                 for w in warnings.iter().filter(|w| !current.warnings.contains(w)) {
                     tracing::warn!("{w}");
                 }
-                inner.table.store(Arc::new(table));
+                self.routing.publish(table);
                 compiler.resources = resources;
                 let added = added.iter().map(|r| r.info.clone()).collect();
                 for r in &removed {
@@ -342,75 +331,5 @@ impl<'a> RouteChange<'a> {
                 Err(collapse(errors))
             }
         }
-    }
-}
-
-impl App {
-    /// Starts a change of the routes served: add and remove routes and
-    /// whole resources while serving, applied at once with
-    /// [`RouteChange::apply`]. Requests in flight finish on the routes they
-    /// were matched to; the request path takes no lock.
-    ///
-    /// ```
-    /// use http::Method;
-    /// use restlight_core::{get, AppBuilder};
-    /// use restlight_core::test::MockClient;
-    ///
-    /// let app = AppBuilder::new().annotated_routes(false).build().unwrap();
-    /// let client = MockClient::new(app.clone());
-    /// assert_eq!(client.get("/hello").send_blocking().status(), 404);
-    ///
-    /// app.add_route(get("/hello").handle(|_| async { "hi" })).unwrap();
-    /// assert_eq!(client.get("/hello").send_blocking().text(), "hi");
-    ///
-    /// // The same checks as at startup: a second `GET /hello` is refused.
-    /// let err = app.add_route(get("/hello").handle(|_| async { "again" })).unwrap_err();
-    /// assert!(err.to_string().contains("/hello"), "{err}");
-    ///
-    /// app.remove_route(Method::GET, "/hello").unwrap();
-    /// assert_eq!(client.get("/hello").send_blocking().status(), 404);
-    /// ```
-    pub fn change_routes(&self) -> RouteChange<'_> {
-        RouteChange {
-            app: self,
-            add: Vec::new(),
-            add_resources: Vec::new(),
-            remove: Vec::new(),
-            remove_resources: Vec::new(),
-        }
-    }
-
-    /// Adds one route while serving: `change_routes().add_route(route).apply()`.
-    ///
-    /// # Errors
-    /// As [`RouteChange::apply`]: a conflict with a served route, a bad
-    /// template or media type, an unknown executor or codec.
-    pub fn add_route(&self, route: impl Into<Route>) -> Result<AppliedChange, StartupError> {
-        self.change_routes().add_route(route).apply()
-    }
-
-    /// Removes the route declared with this method and path template.
-    ///
-    /// # Errors
-    /// [`StartupError::NoSuchRoute`] when no such route is served.
-    pub fn remove_route(&self, method: Method, path: &str) -> Result<AppliedChange, StartupError> {
-        self.change_routes().remove_route(method, path).apply()
-    }
-
-    /// Adds the annotated routes of resource `T`, bound to `value`.
-    ///
-    /// # Errors
-    /// As [`RouteChange::apply`]; [`StartupError::ResourceServed`] when its
-    /// routes are served already.
-    pub fn add_resource<T: Send + Sync + 'static>(&self, value: T) -> Result<AppliedChange, StartupError> {
-        self.change_routes().add_resource(value).apply()
-    }
-
-    /// Removes the annotated routes of resource `T`.
-    ///
-    /// # Errors
-    /// [`StartupError::NoSuchResource`] when none of its routes is served.
-    pub fn remove_resource<T: 'static>(&self) -> Result<AppliedChange, StartupError> {
-        self.change_routes().remove_resource::<T>().apply()
     }
 }

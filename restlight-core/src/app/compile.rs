@@ -1,0 +1,275 @@
+//! Compiling routes: each [`Route`] bound to its handler, executor, codecs
+//! and interceptors once, at startup or when it is added while serving.
+//! This file also decides which executors an application has.
+
+use std::any::TypeId;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+
+use super::RouteInfo;
+use crate::codec::{Codec, Codecs};
+use crate::descriptor::SchedulerName;
+use crate::error::{HttpError, StartupError};
+use crate::executor::{Exec, ExecutorSpec, NamedExecutor, Scheduler, BIZ, IO};
+use crate::handler::{Bindings, Handler, Registry};
+use crate::intercept::{self, RouteMeta};
+use crate::mapper::ErasedMapper;
+use crate::media::MediaType;
+use crate::route::{Route, Source};
+use crate::router::RouteEntry;
+
+type SharedCodec = Arc<dyn Codec>;
+
+/// A route compiled for serving: everything decided at compile time.
+pub(crate) struct CompiledRoute {
+    /// Identifies the route for the application's life; never reused.
+    pub(crate) id: u64,
+    /// The handler wrapped in the route's interceptors and exception mappers.
+    pub(crate) handler: Handler,
+    /// Whether the body is handed over as a stream rather than read in full.
+    pub(crate) stream_body: bool,
+    /// The limit of a streamed body: the route's own, else none.
+    pub(crate) stream_limit: Option<usize>,
+    pub(crate) exec: Exec,
+    /// `#[serializer]` / `#[response_serializer]`: writes every response.
+    pub(crate) response_codec: Option<Arc<dyn Codec>>,
+    /// `#[serializer]` / `#[request_serializer]`: reads every entity.
+    pub(crate) request_codec: Option<Arc<dyn Codec>>,
+    /// The route's `produces`, parsed.
+    pub(crate) produces: Vec<MediaType>,
+    pub(crate) compress: bool,
+    /// The resource type of an annotated route of an impl block.
+    pub(crate) resource_type: Option<TypeId>,
+    /// Also what the route's body limit and time limit are read from.
+    pub(crate) info: RouteInfo,
+    /// What the router needs, kept to rebuild the router on a change.
+    pub(crate) entry: RouteEntry,
+}
+
+/// What compiling a route needs, kept after startup so that routes added
+/// while serving get the same checks and bindings as those of startup.
+pub(crate) struct Compiler {
+    /// Resource instances by type: registered, or built with `Default`.
+    pub(crate) resources: Registry,
+    pub(super) beans: Registry,
+    pub(super) executors: HashMap<String, Exec>,
+    pub(super) default_scheduler: String,
+    pub(super) max_body: usize,
+    pub(super) prepared: Vec<intercept::Prepared>,
+    pub(super) mappers: Arc<[ErasedMapper]>,
+    pub(crate) codecs: Arc<Codecs>,
+    /// The id of the next compiled route: ids are never reused.
+    pub(super) next_id: u64,
+}
+
+impl Compiler {
+    /// Compiles one route, binding its resource from `resources` (which
+    /// receives instances built with `Default`). Problems go to `errors`;
+    /// a resource type missing an instance is reported once per batch.
+    pub(crate) fn compile(
+        &mut self,
+        route: &Route,
+        resources: &mut Registry,
+        missing_resources: &mut BTreeSet<&'static str>,
+        errors: &mut Vec<StartupError>,
+    ) -> CompiledRoute {
+        let location = route.location();
+        let (entry, media_errors) = entry_of(route, &location);
+        errors.extend(media_errors);
+        let (response_codec, request_codec) = route_codecs(route, &self.codecs, &location, errors);
+        let mut stream_body = route.stream_body;
+        let handler = match &route.source {
+            Source::Built(h) => Some(h.clone()),
+            Source::Descriptor(d) => {
+                let label = format!("{} ({location})", route.name);
+                let mut bindings = Bindings::new(resources, &self.beans, &label);
+                let built = (d.factory)(&mut bindings);
+                stream_body |= bindings.stream_body;
+                match built {
+                    Ok(h) => Some(h),
+                    Err(StartupError::MissingResource { type_name, .. }) if !missing_resources.insert(type_name) => {
+                        None
+                    }
+                    Err(e) => {
+                        errors.push(e);
+                        None
+                    }
+                }
+            }
+        };
+        let scheduler = self.scheduler_of(route).to_owned();
+        let scheduler = scheduler.as_str();
+        let exec = match self.executors.get(scheduler) {
+            Some(exec) => exec.clone(),
+            None if scheduler == IO => Exec::Inline,
+            // A missing default scheduler is reported once, at startup.
+            None if scheduler == self.default_scheduler => Exec::Inline,
+            None => {
+                errors.push(StartupError::MissingScheduler {
+                    name: scheduler.to_owned(),
+                    route: format!("{} ({location})", route.name),
+                });
+                Exec::Inline
+            }
+        };
+        let max_body = route.max_body.unwrap_or(self.max_body);
+        let meta = RouteMeta {
+            method: &route.method,
+            path: &route.path,
+            produces: &route.produces,
+            consumes: &route.consumes,
+            name: &route.name,
+            resource: route.resource(),
+        };
+        let bound = intercept::bind(&self.prepared, &meta, route.skip_all, &route.skip_types());
+        let interceptors = bound.iter().map(|b| (b.name, b.affinity)).collect();
+        let handler = intercept::Pipeline::wrap(handler.unwrap_or_else(unbound_handler), bound, &self.mappers);
+        let id = self.next_id;
+        self.next_id += 1;
+        CompiledRoute {
+            id,
+            handler,
+            exec,
+            stream_limit: if stream_body { route.max_body } else { None },
+            stream_body,
+            response_codec,
+            request_codec,
+            produces: entry.produces.clone(),
+            compress: route.serializers.compress,
+            resource_type: route.resource_type(),
+            info: RouteInfo {
+                id,
+                method: route.method.to_string(),
+                path: route.path.clone(),
+                produces: route.produces.clone(),
+                consumes: route.consumes.clone(),
+                scheduler: scheduler.to_owned(),
+                max_body,
+                timeout: route.timeout,
+                name: route.name.clone(),
+                location,
+                interceptors,
+            },
+            entry,
+        }
+    }
+
+    /// The executor a route runs on: its own `#[scheduled]`, else the
+    /// default; a plain `fn` is moved from IO to `"biz"`.
+    fn scheduler_of<'a>(&'a self, route: &'a Route) -> &'a str {
+        let name = match (&route.scheduler_name, route.scheduler) {
+            (Some(name), _) => name.as_str(),
+            (None, SchedulerName::Named(name)) => name,
+            (None, SchedulerName::Io) => IO,
+            (None, SchedulerName::Biz) => BIZ,
+            (None, SchedulerName::Default) => self.default_scheduler.as_str(),
+        };
+        if name == IO && route.blocking {
+            BIZ
+        } else {
+            name
+        }
+    }
+}
+
+/// Builds every registered executor, and the default business one
+/// unless `"biz"` was registered.
+pub(crate) fn build_executors(
+    registered: &[NamedExecutor],
+    default_scheduler: &str,
+    errors: &mut Vec<StartupError>,
+) -> HashMap<String, Exec> {
+    let mut specs = registered.to_vec();
+    if !specs.iter().any(|e| e.name == BIZ) {
+        specs.push(NamedExecutor { name: BIZ.to_owned(), spec: ExecutorSpec::Scheduler(Scheduler::default()) });
+    }
+    let mut built = HashMap::new();
+    for spec in specs {
+        if spec.name == IO {
+            errors.push(StartupError::BadScheduler {
+                name: spec.name,
+                reason: "`io` is reserved for running inline on the IO threads".to_owned(),
+            });
+            continue;
+        }
+        match spec.build() {
+            Ok(exec) => {
+                built.insert(spec.name, exec);
+            }
+            Err(e) => errors.push(StartupError::BadScheduler { name: spec.name, reason: e.to_string() }),
+        }
+    }
+    if default_scheduler != IO && !built.contains_key(default_scheduler) {
+        errors.push(StartupError::MissingScheduler {
+            name: default_scheduler.to_owned(),
+            route: "the default scheduler".to_owned(),
+        });
+    }
+    built
+}
+
+pub(crate) fn entry_of(route: &Route, location: &str) -> (RouteEntry, Vec<StartupError>) {
+    let mut errors = Vec::new();
+    let mut parse = |list: &[String]| -> Vec<MediaType> {
+        list.iter()
+            .filter_map(|m| match MediaType::parse(m) {
+                Ok(t) => Some(t),
+                Err(_) => {
+                    errors.push(StartupError::BadMediaType {
+                        value: m.clone(),
+                        route: format!("{} ({location})", route.name),
+                    });
+                    None
+                }
+            })
+            .collect()
+    };
+    let consumes = parse(&route.consumes);
+    let produces = parse(&route.produces);
+    let entry = RouteEntry {
+        method: route.method.clone(),
+        template: route.path.clone(),
+        consumes,
+        produces,
+        location: location.to_owned(),
+        name: route.name.clone(),
+    };
+    (entry, errors)
+}
+
+/// The codecs a route declared, looked up by name; an unknown one is a
+/// startup error naming the route and the known formats.
+fn route_codecs(
+    route: &Route,
+    codecs: &Codecs,
+    location: &str,
+    errors: &mut Vec<StartupError>,
+) -> (Option<SharedCodec>, Option<SharedCodec>) {
+    let mut find = |name: &Option<String>| {
+        let name = name.as_deref()?;
+        let found = codecs.by_name(name).cloned();
+        if found.is_none() {
+            errors.push(StartupError::MissingCodec {
+                name: name.to_owned(),
+                route: format!("{} ({location})", route.name),
+                known: codecs.formats().join(", "),
+            });
+        }
+        found
+    };
+    let response = find(&route.serializers.response);
+    let request = find(&route.serializers.request);
+    (response, request)
+}
+
+pub(crate) fn collapse(mut errors: Vec<StartupError>) -> StartupError {
+    if errors.len() == 1 {
+        errors.remove(0)
+    } else {
+        StartupError::Many(errors)
+    }
+}
+
+fn unbound_handler() -> Handler {
+    Handler::new(|_| Box::pin(async { crate::IntoResponse::into_response(HttpError::internal("route not bound")) }))
+}
