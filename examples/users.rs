@@ -1,4 +1,4 @@
-//! The resource of the design contract: a user store in memory.
+//! The users resource: a user store in memory, with the routes of the README quick start and a DELETE.
 //!
 //! ```text
 //! cargo run --example users

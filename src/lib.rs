@@ -116,7 +116,7 @@
 pub use restlight_core::BeanParam;
 pub use restlight_core::{
     check_routes, codec, media, router, App, AppBuilder, Body, BoxError, BoxFuture, Created, Entity, Error, Executor,
-    ExecutorMetrics, FailFast, FromParam, Handler, HttpError, IntoResponse, Json, NoContent, QueueWait, ReceivedAt,
+    ExecutorMetrics, FailFast, FromParam, HttpError, IntoResponse, Json, NoContent, QueueWait, ReceivedAt,
     RequestContext, Resize, ResizeError, Response, ResponseBuilder, Result, Route, RouteBuilder, RouteInfo,
     RuntimeExecutor, Scheduler, StartupError, MAX_RESIZE_THREADS,
 };
@@ -173,4 +173,4 @@ pub mod prelude {
 }
 
 #[doc(hidden)]
-pub use restlight_core::private as __private;
+pub use restlight_core::__private;

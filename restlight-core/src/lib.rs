@@ -24,8 +24,6 @@ pub mod mapper;
 pub mod media;
 mod multipart;
 mod param;
-#[doc(hidden)]
-pub mod private;
 mod request;
 mod response;
 mod route;
@@ -35,19 +33,22 @@ mod stream;
 pub mod test;
 mod validate;
 
+// What only the code `restlight-macros` generates uses; not public API.
+#[doc(hidden)]
+pub mod __private;
+
 pub use app::{
     App, AppBuilder, AppliedChange, MatchedRoute, RouteChange, RouteInfo, Routes, RoutesIter, DEFAULT_MAX_BODY,
 };
 pub use bean::BeanParam;
 pub use body::Body;
 pub use body_timeout::BodyTimeout;
-pub use descriptor::{descriptors, ParamMeta, ParamSource, RouteDescriptor, SchedulerName};
 pub use error::{BoxError, Error, HttpError, Result, StartupError};
 pub use executor::{
     Executor, ExecutorMetrics, FailFast, QueueWait, ReceivedAt, Resize, ResizeError, RuntimeExecutor, Scheduler,
     DEFAULT_QUEUE, MAX_RESIZE_THREADS,
 };
-pub use handler::{Bindings, BoxFuture, Handler};
+pub use handler::BoxFuture;
 pub use mapper::{ExceptionMapper, Failure, Fallible};
 pub use multipart::{Field, Multipart, MultipartLimits, SpooledFile};
 pub use param::FromParam;

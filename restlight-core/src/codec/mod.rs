@@ -55,7 +55,7 @@ mod json;
 mod msgpack;
 #[cfg(feature = "protobuf")]
 mod protobuf;
-mod read;
+pub(crate) mod read;
 mod registry;
 mod text;
 pub(crate) mod url_format;

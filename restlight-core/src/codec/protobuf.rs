@@ -7,10 +7,10 @@
 use bytes::Bytes;
 use http::header::{HeaderValue, CONTENT_TYPE};
 
+use super::read::FromBody;
 use crate::body::Body;
 use crate::descriptor::ParamMeta;
 use crate::error::HttpError;
-use crate::private::FromBody;
 use crate::request::RequestContext;
 use crate::response::{IntoResponse, Response};
 
@@ -46,7 +46,7 @@ impl<T: prost::Message + Default> Protobuf<T> {
     /// 415 for another Content-Type, 400 for a body that does not decode.
     pub fn read(ctx: &RequestContext) -> Result<Self, HttpError> {
         const META: ParamMeta =
-            ParamMeta { name: "entity", source: crate::ParamSource::Entity, default: None, rust_type: "Protobuf<T>" };
+            ParamMeta { name: "entity", source: crate::descriptor::ParamSource::Entity, default: None, rust_type: "Protobuf<T>" };
         Self::from_request(ctx, &META)
     }
 }

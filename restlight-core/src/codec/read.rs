@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use bytes::Bytes;
 use serde::de::DeserializeOwned;
 
 use super::{Codec, Codecs};
@@ -74,5 +75,44 @@ pub(crate) fn decode_with<T: DeserializeOwned>(ctx: &RequestContext, meta: &Para
             .with("path", path)
             .with("contentType", codec.media_type().essence()))
         }
+    }
+}
+
+/// Entity types read from the raw body whatever the Content-Type.
+pub trait FromBody: Sized {
+    /// Reads the value.
+    ///
+    /// # Errors
+    /// 400 when the body is not valid for the type.
+    fn from_body(body: &Bytes, meta: &ParamMeta) -> Result<Self, HttpError>;
+
+    /// Reads the value from the request; by default from its body alone.
+    ///
+    /// # Errors
+    /// 400 when the body is not valid for the type, 415 for a Content-Type
+    /// the type cannot be read from.
+    fn from_request(ctx: &RequestContext, meta: &ParamMeta) -> Result<Self, HttpError> {
+        Self::from_body(ctx.body(), meta)
+    }
+}
+
+impl FromBody for Bytes {
+    fn from_body(body: &Bytes, _: &ParamMeta) -> Result<Self, HttpError> {
+        Ok(body.clone())
+    }
+}
+
+impl FromBody for Vec<u8> {
+    fn from_body(body: &Bytes, _: &ParamMeta) -> Result<Self, HttpError> {
+        Ok(body.to_vec())
+    }
+}
+
+impl FromBody for String {
+    fn from_body(body: &Bytes, meta: &ParamMeta) -> Result<Self, HttpError> {
+        String::from_utf8(body.to_vec()).map_err(|e| {
+            HttpError::bad_request(format!("entity `{}` is not valid UTF-8: {e}", meta.name))
+                .with("parameter", meta.name)
+        })
     }
 }

@@ -56,6 +56,7 @@
 mod ant;
 mod chain;
 mod classify;
+pub(crate) mod registry;
 
 use std::any::TypeId;
 use std::fmt;
@@ -73,6 +74,7 @@ use crate::response::Response;
 pub use ant::{AntPattern, AntPatternError};
 pub(crate) use chain::{bind, prepare, Pipeline, Prepared};
 pub use classify::{affinity, Affinity};
+pub(crate) use registry::{annotated, OptOut};
 
 type BoxFut<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
@@ -263,39 +265,4 @@ impl Intercept {
         self.request = Some(Arc::new(pred));
         self
     }
-}
-
-/// An interceptor registered with `#[restlight::interceptor]`, collected
-/// with [`inventory`] like routes.
-#[derive(Debug)]
-pub struct InterceptorDescriptor {
-    /// The registration, built at startup with the type's `Default`.
-    pub make: fn() -> Intercept,
-    /// `file!()` of the impl.
-    pub file: &'static str,
-    /// `line!()` of the impl.
-    pub line: u32,
-}
-
-inventory::collect!(InterceptorDescriptor);
-
-/// The interceptors registered with the attribute, in a deterministic order.
-pub(crate) fn annotated() -> Vec<Intercept> {
-    let mut all: Vec<&InterceptorDescriptor> = inventory::iter::<InterceptorDescriptor>.into_iter().collect();
-    all.sort_by_key(|d| (d.file, d.line));
-    all.into_iter().map(|d| (d.make)()).collect()
-}
-
-/// Which interceptors a route declines.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct OptOut {
-    /// `#[no_interceptors]`: none applies.
-    pub all: bool,
-    /// `#[skip_interceptor(T)]`: these types do not apply.
-    pub types: &'static [fn() -> TypeId],
-}
-
-impl OptOut {
-    /// No opt-out.
-    pub const NONE: Self = Self { all: false, types: &[] };
 }

@@ -9,16 +9,17 @@ use std::error::Error as StdError;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use bytes::Bytes;
 use http::{HeaderMap, Method, Uri};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 pub use crate::bean::{check_bean, BeanParam};
+pub use crate::codec::read::FromBody;
 pub use crate::descriptor::{HandlerFactory, ParamMeta, ParamSource, RouteDescriptor, SchedulerName};
 pub use crate::error::{HttpError, StartupError};
 pub use crate::handler::{Bindings, BoxFuture, Handler};
-pub use crate::intercept::{Intercept, InterceptorDescriptor, OptOut};
+pub use crate::intercept::registry::{InterceptorDescriptor, OptOut};
+pub use crate::intercept::Intercept;
 pub use crate::mapper::map_local;
 pub use crate::param::{optional, repeated, required, FromParam};
 pub use crate::request::RequestContext;
@@ -193,45 +194,6 @@ impl ViaSerialize {
 }
 
 // ---- the entity ------------------------------------------------------------
-
-/// Entity types read from the raw body whatever the Content-Type.
-pub trait FromBody: Sized {
-    /// Reads the value.
-    ///
-    /// # Errors
-    /// 400 when the body is not valid for the type.
-    fn from_body(body: &Bytes, meta: &ParamMeta) -> Result<Self, HttpError>;
-
-    /// Reads the value from the request; by default from its body alone.
-    ///
-    /// # Errors
-    /// 400 when the body is not valid for the type, 415 for a Content-Type
-    /// the type cannot be read from.
-    fn from_request(ctx: &RequestContext, meta: &ParamMeta) -> Result<Self, HttpError> {
-        Self::from_body(ctx.body(), meta)
-    }
-}
-
-impl FromBody for Bytes {
-    fn from_body(body: &Bytes, _: &ParamMeta) -> Result<Self, HttpError> {
-        Ok(body.clone())
-    }
-}
-
-impl FromBody for Vec<u8> {
-    fn from_body(body: &Bytes, _: &ParamMeta) -> Result<Self, HttpError> {
-        Ok(body.to_vec())
-    }
-}
-
-impl FromBody for String {
-    fn from_body(body: &Bytes, meta: &ParamMeta) -> Result<Self, HttpError> {
-        String::from_utf8(body.to_vec()).map_err(|e| {
-            HttpError::bad_request(format!("entity `{}` is not valid UTF-8: {e}", meta.name))
-                .with("parameter", meta.name)
-        })
-    }
-}
 
 /// Selects how the entity of type `T` is read.
 #[derive(Debug)]
