@@ -14,16 +14,19 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 pub use crate::bean::{check_bean, BeanParam};
-pub use crate::codec::read::FromBody;
-pub use crate::descriptor::{HandlerFactory, ParamMeta, ParamSource, RouteDescriptor, SchedulerName};
-pub use crate::error::{HttpError, StartupError};
-pub use crate::handler::{Bindings, BoxFuture, Handler};
+pub use crate::bind::Bindings;
+pub use crate::descriptor::{HandlerFactory, RouteDescriptor, SchedulerName};
+pub use crate::entity::FromBody;
+pub use crate::error::HttpError;
+pub use crate::handler::{BoxFuture, Handler};
 pub use crate::intercept::registry::{InterceptorDescriptor, OptOut};
 pub use crate::intercept::Intercept;
 pub use crate::mapper::map_local;
+pub use crate::meta::{ParamMeta, ParamSource};
 pub use crate::param::{optional, repeated, required, FromParam};
 pub use crate::request::RequestContext;
 pub use crate::response::{Entity, IntoResponse, Response};
+pub use crate::startup::StartupError;
 pub use crate::validate::validate_entity;
 pub use inventory;
 
@@ -268,7 +271,7 @@ pub trait EntityDecoded<T> {
 }
 impl<T: DeserializeOwned> EntityDecoded<T> for &EntityProbe<T> {
     fn __rl_read(&self, ctx: &RequestContext, meta: &ParamMeta) -> Result<T, HttpError> {
-        crate::codec::decode_with(ctx, meta)
+        crate::entity::decode_with(ctx, meta)
     }
 }
 

@@ -1,10 +1,11 @@
 //! [`BeanParam`]: a struct gathered from several sources of the request,
 //! the `@BeanParam` of JAX-RS.
 
-use crate::descriptor::{ParamMeta, ParamSource};
-use crate::error::{HttpError, StartupError};
-use crate::handler::Bindings;
+use crate::bind::Bindings;
+use crate::error::HttpError;
+use crate::meta::{ParamMeta, ParamSource};
 use crate::request::RequestContext;
+use crate::startup::StartupError;
 
 /// A handler parameter read from several sources at once, declared with
 /// `#[bean_param]`. Derive it: every field names its source as a handler

@@ -179,10 +179,3 @@ impl http_body::Body for Body {
         }
     }
 }
-
-/// 200 with this body (a stream is sent as it is produced).
-impl crate::response::IntoResponse for Body {
-    fn into_response(self) -> crate::response::Response {
-        crate::response::Response::new(self)
-    }
-}

@@ -9,11 +9,13 @@
 
 mod app;
 mod bean;
+mod bind;
 mod body;
 mod body_timeout;
 pub mod codec;
 pub mod compress;
 mod descriptor;
+mod entity;
 mod error;
 mod executor;
 pub mod filter;
@@ -22,6 +24,7 @@ pub mod intercept;
 pub mod layer;
 pub mod mapper;
 pub mod media;
+mod meta;
 mod multipart;
 mod param;
 mod request;
@@ -29,6 +32,7 @@ mod response;
 mod route;
 pub mod router;
 mod sse;
+mod startup;
 mod stream;
 pub mod test;
 mod validate;
@@ -43,7 +47,7 @@ pub use app::{
 pub use bean::BeanParam;
 pub use body::Body;
 pub use body_timeout::BodyTimeout;
-pub use error::{BoxError, Error, HttpError, Result, StartupError};
+pub use error::{BoxError, HttpError};
 pub use executor::{
     Executor, ExecutorMetrics, FailFast, QueueWait, ReceivedAt, Resize, ResizeError, RuntimeExecutor, Scheduler,
     DEFAULT_QUEUE, MAX_RESIZE_THREADS,
@@ -56,6 +60,7 @@ pub use request::{RequestContext, RequestHead};
 pub use response::{Created, Entity, IntoResponse, Json, NoContent, Response, ResponseBuilder};
 pub use route::{delete, get, head, options, patch, post, put, route, Route, RouteBuilder};
 pub use sse::{Event, Sse};
+pub use startup::{Error, Result, StartupError};
 pub use stream::BodyStream;
 
 /// Runs the route-level startup checks (malformed templates, conflicting

@@ -4,8 +4,8 @@
 use std::fmt::Display;
 use std::str::FromStr;
 
-use crate::descriptor::ParamMeta;
 use crate::error::HttpError;
+use crate::meta::ParamMeta;
 use crate::request::RequestContext;
 
 /// Converts the text of a request parameter into a value.

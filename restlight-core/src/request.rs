@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use bytes::Bytes;
 use http::{HeaderMap, Method, Uri, Version};
 
-use crate::descriptor::ParamSource;
 use crate::media::MediaType;
+use crate::meta::ParamSource;
 use crate::router::{MatrixParams, PathParams};
 use crate::stream::BodyStream;
 

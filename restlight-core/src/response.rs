@@ -6,7 +6,6 @@ use http::StatusCode;
 use serde::Serialize;
 
 use crate::body::{Body, Deferred};
-use crate::codec;
 use crate::error::HttpError;
 
 /// The response type: `http::Response` with Restlight's [`Body`].
@@ -97,7 +96,7 @@ impl IntoResponse for StatusCode {
 
 impl IntoResponse for HttpError {
     fn into_response(self) -> Response {
-        codec::problem_response(self)
+        problem_response(self)
     }
 }
 
@@ -255,4 +254,35 @@ impl IntoResponse for ResponseBuilder {
             }
         }
     }
+}
+
+/// 200 with this body (a stream is sent as it is produced).
+impl IntoResponse for Body {
+    fn into_response(self) -> Response {
+        Response::new(self)
+    }
+}
+
+/// The problem-details response of an error: JSON by default; the dispatcher
+/// rewrites it as text for a client that accepts only text.
+pub(crate) fn problem_response(error: HttpError) -> Response {
+    let body = serde_json::to_vec(&error.to_problem()).unwrap_or_default();
+    let mut res = Response::new(Body::from(body));
+    *res.status_mut() = error.status();
+    res.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static(crate::codec::PROBLEM_JSON));
+    for (name, value) in error.headers() {
+        res.headers_mut().append(name.clone(), value.clone());
+    }
+    res.extensions_mut().insert(error);
+    res
+}
+
+/// The problem as plain text, for clients that do not accept JSON.
+pub(crate) fn problem_text(error: &HttpError) -> Body {
+    Body::from(format!(
+        "{} {}: {}\n",
+        error.status().as_u16(),
+        error.status().canonical_reason().unwrap_or("Error"),
+        error.detail()
+    ))
 }

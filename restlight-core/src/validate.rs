@@ -17,8 +17,8 @@
 #[cfg(feature = "validation")]
 use serde_json::{json, Value};
 
-use crate::descriptor::ParamMeta;
 use crate::error::HttpError;
+use crate::meta::ParamMeta;
 
 /// Validates a decoded entity; the 400 lists every violation.
 ///

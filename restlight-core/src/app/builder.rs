@@ -8,18 +8,18 @@ use std::sync::Arc;
 
 use super::compile::{self, collapse, entry_of, CompiledRoute, Compiler};
 use super::{App, Entry, Routing, Table};
+use crate::bind::Registry;
 use crate::codec::url_format::{UrlFormat, UrlFormatOptions};
 use crate::codec::{Codec, Codecs};
 use crate::compress::CompressOptions;
 use crate::descriptor::descriptors;
-use crate::error::StartupError;
 use crate::executor::{Exec, Executor, ExecutorSpec, NamedExecutor, Scheduler, IO};
 use crate::filter::{DynFilter, Filter};
-use crate::handler::Registry;
 use crate::intercept::{self, Intercept};
 use crate::mapper::{ErasedMapper, ExceptionMapper};
 use crate::route::Route;
 use crate::router::Router;
+use crate::startup::StartupError;
 
 /// The default largest request entity: 4 MiB.
 pub const DEFAULT_MAX_BODY: usize = 4 * 1024 * 1024;

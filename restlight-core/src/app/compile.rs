@@ -7,16 +7,18 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use super::RouteInfo;
+use crate::bind::{Bindings, Registry};
 use crate::codec::{Codec, Codecs};
 use crate::descriptor::SchedulerName;
-use crate::error::{HttpError, StartupError};
+use crate::error::HttpError;
 use crate::executor::{Exec, ExecutorSpec, NamedExecutor, Scheduler, BIZ, IO};
-use crate::handler::{Bindings, Handler, Registry};
+use crate::handler::Handler;
 use crate::intercept::{self, RouteMeta};
 use crate::mapper::ErasedMapper;
 use crate::media::MediaType;
 use crate::route::{Route, Source};
 use crate::router::RouteEntry;
+use crate::startup::StartupError;
 
 type SharedCodec = Arc<dyn Codec>;
 

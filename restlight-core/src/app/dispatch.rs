@@ -257,10 +257,19 @@ impl<'a> Written<'a> {
 /// `Content-Type`, adapts problem details to a text-only client, and
 /// empties the body of a HEAD answer.
 pub(crate) fn write(res: Response, how: &Written<'_>, accept: Option<&str>, head: bool) -> Response {
-    let mut res = codec::respond(res, how.codecs, how.produces, how.forced, accept);
+    let mut res = res;
+    if let Some(value) = res.body_mut().take_deferred() {
+        match codec::write_entity(value.value(), how.codecs, how.produces, how.forced, accept) {
+            Ok((bytes, media)) => {
+                *res.body_mut() = Body::from(bytes);
+                res.headers_mut().insert(CONTENT_TYPE, media.header_value().clone());
+            }
+            Err(e) => res = e.into_response(),
+        }
+    }
     if let Some(error) = res.extensions().get::<HttpError>() {
         if wants_text(accept) {
-            let text = codec::problem_text(error);
+            let text = crate::response::problem_text(error);
             *res.body_mut() = text;
             res.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static(TEXT_PLAIN_UTF8));
         }

@@ -21,11 +21,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use http::Method;
 
 use super::{collapse, CompiledRoute, Compiler, RouteInfo, Routing};
+use crate::bind::Registry;
 use crate::descriptor::descriptors;
-use crate::error::StartupError;
-use crate::handler::Registry;
 use crate::route::Route;
 use crate::router::{RouteEntry, Router, RouterError};
+use crate::startup::StartupError;
 
 /// The routes served at one moment and the router over them; never changed
 /// once published.

@@ -62,12 +62,9 @@ pub(crate) mod url_format;
 mod write;
 
 use bytes::Bytes;
-use http::header::{HeaderValue, CONTENT_TYPE};
 
-use crate::body::Body;
 use crate::error::HttpError;
 use crate::media::MediaType;
-use crate::response::Response;
 
 #[cfg(feature = "cbor")]
 pub use cbor::CborCodec;
@@ -78,10 +75,10 @@ pub use json::JsonCodec;
 pub use msgpack::MsgPackCodec;
 #[cfg(feature = "protobuf")]
 pub use protobuf::{Protobuf, PROTOBUF};
-pub(crate) use read::{decode_with, EntityCodecs};
+pub(crate) use read::EntityCodecs;
 pub use registry::Codecs;
 pub use text::TextCodec;
-pub(crate) use write::respond;
+pub(crate) use write::write_entity;
 
 /// The media type of problem-details bodies.
 pub const PROBLEM_JSON: &str = "application/problem+json";
@@ -191,28 +188,4 @@ pub fn encode<T: serde::Serialize + ?Sized>(value: &T, media: &MediaType) -> Res
         .write(value)
         .map(Bytes::from)
         .map_err(|e| HttpError::internal(format!("the response could not be written as `{}`: {e}", codec.media_type())))
-}
-
-/// The problem-details response of an error: JSON by default; the dispatcher
-/// rewrites it as text for a client that accepts only text.
-pub(crate) fn problem_response(error: HttpError) -> Response {
-    let body = serde_json::to_vec(&error.to_problem()).unwrap_or_default();
-    let mut res = Response::new(Body::from(body));
-    *res.status_mut() = error.status();
-    res.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
-    for (name, value) in error.headers() {
-        res.headers_mut().append(name.clone(), value.clone());
-    }
-    res.extensions_mut().insert(error);
-    res
-}
-
-/// The problem as plain text, for clients that do not accept JSON.
-pub(crate) fn problem_text(error: &HttpError) -> Body {
-    Body::from(format!(
-        "{} {}: {}\n",
-        error.status().as_u16(),
-        error.status().canonical_reason().unwrap_or("Error"),
-        error.detail()
-    ))
 }

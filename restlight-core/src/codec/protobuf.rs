@@ -4,16 +4,6 @@
 //! registry: wrap them in [`Protobuf`], as the entity of an annotated
 //! handler, as its return value, or in builder routes.
 
-use bytes::Bytes;
-use http::header::{HeaderValue, CONTENT_TYPE};
-
-use super::read::FromBody;
-use crate::body::Body;
-use crate::descriptor::ParamMeta;
-use crate::error::HttpError;
-use crate::request::RequestContext;
-use crate::response::{IntoResponse, Response};
-
 /// The media type of Protocol Buffers bodies: `application/x-protobuf`.
 pub const PROTOBUF: &str = "application/x-protobuf";
 
@@ -38,51 +28,3 @@ pub const PROTOBUF: &str = "application/x-protobuf";
 /// ```
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Protobuf<T>(pub T);
-
-impl<T: prost::Message + Default> Protobuf<T> {
-    /// Reads the message from a request (for builder routes).
-    ///
-    /// # Errors
-    /// 415 for another Content-Type, 400 for a body that does not decode.
-    pub fn read(ctx: &RequestContext) -> Result<Self, HttpError> {
-        const META: ParamMeta =
-            ParamMeta { name: "entity", source: crate::descriptor::ParamSource::Entity, default: None, rust_type: "Protobuf<T>" };
-        Self::from_request(ctx, &META)
-    }
-}
-
-impl<T: prost::Message + Default> FromBody for Protobuf<T> {
-    fn from_body(body: &Bytes, meta: &ParamMeta) -> Result<Self, HttpError> {
-        T::decode(body.as_ref()).map(Protobuf).map_err(|e| {
-            HttpError::bad_request(format!("malformed `{PROTOBUF}` entity `{}`: {e}", meta.name))
-                .with("parameter", meta.name)
-                .with("contentType", PROTOBUF)
-        })
-    }
-
-    fn from_request(ctx: &RequestContext, meta: &ParamMeta) -> Result<Self, HttpError> {
-        if let Some(media) = ctx.content_type()? {
-            if !matches!(media.essence(), PROTOBUF | "application/protobuf") {
-                return Err(HttpError::unsupported_media_type(format!(
-                    "entity `{}` is read from `{PROTOBUF}` only, not from `{media}`",
-                    meta.name
-                ))
-                .with("contentType", media.to_string())
-                .with("consumable", vec![PROTOBUF]));
-            }
-        }
-        Self::from_body(ctx.body(), meta)
-    }
-}
-
-impl<T: prost::Message> IntoResponse for Protobuf<T> {
-    fn into_response(self) -> Response {
-        let mut res = Response::new(Body::from(self.0.encode_to_vec()));
-        res.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static(PROTOBUF));
-        let name = std::any::type_name::<T>();
-        if let Ok(v) = HeaderValue::from_str(name) {
-            res.headers_mut().insert("x-protobuf-message", v);
-        }
-        res
-    }
-}

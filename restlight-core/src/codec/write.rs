@@ -63,23 +63,3 @@ pub(crate) fn write_entity(
     };
     Err(HttpError::not_acceptable(detail).with("accept", accept).with("producible", producible))
 }
-
-/// Replaces a deferred entity in `res` by its encoding and `Content-Type`;
-/// a failure becomes the problem response (406 or 500).
-pub(crate) fn respond(
-    mut res: crate::response::Response,
-    codecs: &Codecs,
-    produces: &[MediaType],
-    forced: Option<&Arc<dyn Codec>>,
-    accept: Option<&str>,
-) -> crate::response::Response {
-    let Some(value) = res.body_mut().take_deferred() else { return res };
-    match write_entity(value.value(), codecs, produces, forced, accept) {
-        Ok((bytes, media)) => {
-            *res.body_mut() = crate::body::Body::from(bytes);
-            res.headers_mut().insert(http::header::CONTENT_TYPE, media.header_value().clone());
-            res
-        }
-        Err(e) => crate::response::IntoResponse::into_response(e),
-    }
-}
