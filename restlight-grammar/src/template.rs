@@ -352,33 +352,39 @@ impl Var<'_> {
 }
 
 impl Literal<'_> {
-    /// The text, percent-decoded (`+` stays `+`). A parsed literal always
-    /// decodes; a malformed escape of one built by hand is kept as written.
+    /// The text, percent-decoded ([`decode`]).
     #[must_use]
     pub fn decoded(&self) -> Cow<'_, str> {
-        let text = &*self.text;
-        if !text.contains('%') {
-            return Cow::Borrowed(text);
-        }
-        let bytes = text.as_bytes();
-        let mut out = Vec::with_capacity(bytes.len());
-        let mut i = 0;
-        while i < bytes.len() {
-            match escape_byte(&bytes[i..]) {
-                Some(b) => {
-                    out.push(b);
-                    i += 3;
-                }
-                None => {
-                    out.push(bytes[i]);
-                    i += 1;
-                }
+        decode(&self.text)
+    }
+}
+
+/// Percent-decodes literal text of a template (`+` stays `+`). Text the
+/// grammar accepted always decodes; a malformed escape in text built by hand
+/// is kept as written, and invalid UTF-8 replaced.
+#[must_use]
+pub fn decode(text: &str) -> Cow<'_, str> {
+    if !text.contains('%') {
+        return Cow::Borrowed(text);
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match escape_byte(&bytes[i..]) {
+            Some(b) => {
+                out.push(b);
+                i += 3;
+            }
+            None => {
+                out.push(bytes[i]);
+                i += 1;
             }
         }
-        match String::from_utf8(out) {
-            Ok(s) => Cow::Owned(s),
-            Err(e) => Cow::Owned(String::from_utf8_lossy(e.as_bytes()).into_owned()),
-        }
+    }
+    match String::from_utf8(out) {
+        Ok(s) => Cow::Owned(s),
+        Err(e) => Cow::Owned(String::from_utf8_lossy(e.as_bytes()).into_owned()),
     }
 }
 
