@@ -13,11 +13,11 @@
 //! assert_eq!(best.map(MediaType::essence), Some("text/plain"));
 //! ```
 
-use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
 use http::HeaderValue;
+use restlight_grammar::media::{self as grammar, is_token, MediaError, MediaRange as Parsed};
 
 /// A media type such as `application/json` or `text/plain; charset=utf-8`.
 ///
@@ -38,11 +38,32 @@ pub struct MediaType {
 
 /// A media type that could not be parsed; its message names the bad value.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MediaTypeError(String);
+pub struct MediaTypeError {
+    value: String,
+    reason: Option<MediaError>,
+}
+
+impl MediaTypeError {
+    /// The value that is not a media type.
+    #[must_use]
+    pub fn value(&self) -> &str {
+        &self.value
+    }
+
+    /// What the grammar found wrong, with the bytes of the fault; `None`
+    /// when the value parses but is not a valid header value.
+    #[must_use]
+    pub fn reason(&self) -> Option<&MediaError> {
+        self.reason.as_ref()
+    }
+}
 
 impl fmt::Display for MediaTypeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match &self.reason {
+            Some(why) => write!(f, "invalid media type `{}`: {why}", self.value),
+            None => write!(f, "invalid media type `{}`: not a valid header value", self.value),
+        }
     }
 }
 
@@ -63,17 +84,18 @@ impl MediaType {
     /// # Errors
     /// When the value is not a media type (no `/`, bad token, bad parameter).
     pub fn parse(s: &str) -> Result<MediaType, MediaTypeError> {
-        let entry = parse_entry(s.trim()).map_err(|why| error(s, why))?;
-        MediaType::from_entry(&entry).ok_or_else(|| error(s, "not a valid header value"))
+        let error = |reason| MediaTypeError { value: s.to_owned(), reason };
+        let parsed = grammar::parse(s).map_err(|why| error(Some(why)))?;
+        MediaType::from_parsed(&parsed).ok_or_else(|| error(None))
     }
 
-    fn from_entry(e: &Entry<'_>) -> Option<MediaType> {
-        let mut canonical = format!("{}/{}", e.type_, e.sub).to_ascii_lowercase();
+    fn from_parsed(e: &Parsed<'_>) -> Option<MediaType> {
+        let mut canonical = format!("{}/{}", e.type_, e.subtype).to_ascii_lowercase();
         let essence_len = canonical.len();
         let mut params = Vec::with_capacity(e.params.len());
-        for (name, value) in &e.params {
-            let name = name.to_ascii_lowercase();
-            let value = if name == "charset" { value.to_ascii_lowercase() } else { value.to_string() };
+        for p in e.params.iter() {
+            let name = p.name.to_ascii_lowercase();
+            let value = if name == "charset" { p.value.to_ascii_lowercase() } else { p.value.to_string() };
             canonical.push_str("; ");
             canonical.push_str(&name);
             canonical.push('=');
@@ -163,7 +185,7 @@ pub fn parse_accept(header: &str) -> Vec<MediaRange> {
     parse_ranges(header)
         .iter()
         .filter_map(|e| {
-            let media = MediaType::from_entry(e)?;
+            let media = MediaType::from_parsed(&e.range)?;
             Some(MediaRange { media, q: f32::from(e.q) / 1000.0 })
         })
         .collect()
@@ -238,139 +260,36 @@ fn spec_of(type_: &str, sub: &str, no_params: bool) -> u8 {
 /// A borrowed, not yet normalised media range: one `Accept` entry.
 #[derive(Debug)]
 pub(crate) struct Entry<'s> {
-    type_: &'s str,
-    sub: &'s str,
-    params: Vec<(&'s str, Cow<'s, str>)>,
+    range: Parsed<'s>,
     /// Weight in thousandths.
     q: u16,
 }
 
-impl Entry<'_> {
+impl<'s> Entry<'s> {
+    fn new(range: Parsed<'s>) -> Self {
+        let q = range.q.unwrap_or(1000);
+        Entry { range, q }
+    }
+
     fn specificity(&self) -> u8 {
-        spec_of(self.type_, self.sub, self.params.is_empty())
+        spec_of(&self.range.type_, &self.range.subtype, self.range.params.is_empty())
     }
 
     /// Compatibility with a media type, as [`MediaType::matches`].
     pub(crate) fn matches(&self, media: &MediaType) -> bool {
-        compatible(self.type_, self.sub, media.type_(), media.subtype())
-            && params_agree(self.params.iter().map(|(n, v)| (*n, &**v)), |n| media.param(n))
+        compatible(&self.range.type_, &self.range.subtype, media.type_(), media.subtype())
+            && params_agree(self.range.params.iter().map(|p| (&*p.name, &*p.value)), |n| media.param(n))
     }
 }
 
 /// Parses an `Accept` header into borrowed ranges, skipping bad entries.
 pub(crate) fn parse_ranges(header: &str) -> Vec<Entry<'_>> {
-    split_unquoted(header, b',').map(str::trim).filter(|s| !s.is_empty()).filter_map(|s| parse_entry(s).ok()).collect()
+    grammar::parse_accept(header).map(Entry::new).collect()
 }
 
 /// Parses one media type without allocating (e.g. a Content-Type header).
 pub(crate) fn parse_one(s: &str) -> Option<Entry<'_>> {
-    parse_entry(s.trim()).ok()
-}
-
-fn parse_entry(s: &str) -> Result<Entry<'_>, &'static str> {
-    let mut parts = split_unquoted(s, b';');
-    let essence = parts.next().unwrap_or_default().trim();
-    let (type_, sub) = if essence == "*" {
-        ("*", "*")
-    } else {
-        essence.split_once('/').ok_or("missing '/' between type and subtype")?
-    };
-    if !is_token(type_) || !is_token(sub) {
-        return Err("type and subtype must be non-empty tokens");
-    }
-    if type_ == "*" && sub != "*" {
-        return Err("a wildcard type needs a wildcard subtype");
-    }
-    let mut entry = Entry { type_, sub, params: Vec::new(), q: 1000 };
-    for part in parts {
-        let part = part.trim();
-        if part.is_empty() {
-            continue;
-        }
-        let (name, value) = part.split_once('=').ok_or("parameter without '='")?;
-        let (name, value) = (name.trim(), unquote(value.trim())?);
-        if !is_token(name) {
-            return Err("bad parameter name");
-        }
-        if name.eq_ignore_ascii_case("q") {
-            let q: f32 = value.parse().map_err(|_| "bad q value")?;
-            if q.is_nan() {
-                return Err("bad q value");
-            }
-            // Clamped to 0..=1 first, so the cast cannot truncate or wrap.
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            let milli = (q.clamp(0.0, 1.0) * 1000.0).round() as u16;
-            entry.q = milli;
-            break; // what follows q are accept extensions, not parameters
-        }
-        entry.params.push((name, value));
-    }
-    Ok(entry)
-}
-
-fn unquote(v: &str) -> Result<Cow<'_, str>, &'static str> {
-    let Some(inner) = v.strip_prefix('"') else {
-        return if is_token(v) { Ok(Cow::Borrowed(v)) } else { Err("bad parameter value") };
-    };
-    let inner = inner.strip_suffix('"').ok_or("unterminated quoted string")?;
-    if !inner.contains('\\') {
-        return Ok(Cow::Borrowed(inner));
-    }
-    let mut out = String::with_capacity(inner.len());
-    let mut chars = inner.chars();
-    while let Some(c) = chars.next() {
-        out.push(if c == '\\' { chars.next().ok_or("dangling '\\' in quoted string")? } else { c });
-    }
-    Ok(Cow::Owned(out))
-}
-
-/// Splits on `sep` outside double quotes.
-fn split_unquoted(s: &str, sep: u8) -> SplitUnquoted<'_> {
-    SplitUnquoted { s, sep, done: false }
-}
-
-struct SplitUnquoted<'s> {
-    s: &'s str,
-    sep: u8,
-    done: bool,
-}
-
-impl<'s> Iterator for SplitUnquoted<'s> {
-    type Item = &'s str;
-
-    fn next(&mut self) -> Option<&'s str> {
-        if self.done {
-            return None;
-        }
-        if !self.s.contains('"') {
-            if let Some((piece, rest)) = self.s.split_once(char::from(self.sep)) {
-                self.s = rest;
-                return Some(piece);
-            }
-            self.done = true;
-            return Some(self.s);
-        }
-        let (mut quoted, mut escaped) = (false, false);
-        for (i, &b) in self.s.as_bytes().iter().enumerate() {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' if quoted => escaped = true,
-                b'"' => quoted = !quoted,
-                _ if b == self.sep && !quoted => {
-                    let (piece, rest) = (&self.s[..i], &self.s[i + 1..]);
-                    self.s = rest;
-                    return Some(piece);
-                }
-                _ => {}
-            }
-        }
-        self.done = true;
-        Some(self.s)
-    }
-}
-
-fn is_token(s: &str) -> bool {
-    !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+    grammar::parse(s).ok().map(Entry::new)
 }
 
 fn compatible(at: &str, asub: &str, bt: &str, bsub: &str) -> bool {
@@ -383,8 +302,4 @@ fn params_agree<'x>(
     theirs: impl Fn(&str) -> Option<&'x str>,
 ) -> bool {
     mine.all(|(n, v)| n.eq_ignore_ascii_case("charset") || theirs(n).map_or(true, |w| w == v))
-}
-
-fn error(value: &str, why: &str) -> MediaTypeError {
-    MediaTypeError(format!("invalid media type `{value}`: {why}"))
 }

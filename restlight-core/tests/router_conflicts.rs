@@ -1,18 +1,17 @@
 //! Startup checks: conflicting pairs (errors) and shadowed routes (warnings).
 
 use http::Method;
-use restlight_core::media::MediaType;
-use restlight_core::router::{RouteEntry, Router};
+use restlight_core::router::{RouteEntry, Router, RouterProblem, TemplateError};
+
+mod support;
+use support::{route, EntryExt};
 
 fn entry(method: Method, template: &str, consumes: &[&str], produces: &[&str], name: &str) -> RouteEntry {
-    RouteEntry {
-        method,
-        template: template.into(),
-        consumes: consumes.iter().map(|s| MediaType::parse(s).unwrap()).collect(),
-        produces: produces.iter().map(|s| MediaType::parse(s).unwrap()).collect(),
-        location: format!("src/{name}.rs:{}", name.len()),
-        name: name.into(),
-    }
+    route(method.as_str(), template)
+        .consumes(consumes)
+        .produces(produces)
+        .at(&format!("src/{name}.rs:{}", name.len()))
+        .named(name)
 }
 
 #[test]
@@ -115,4 +114,20 @@ fn shadowed_routes_are_warnings_table() {
             assert!(warnings[0].contains(named), "{warnings:?}");
         }
     }
+}
+
+#[test]
+fn problems_are_typed() {
+    let entries = [
+        entry(Method::GET, "/x/{a}", &[], &[], "first"),
+        entry(Method::GET, "/x/{b}", &[], &[], "second"),
+        entry(Method::GET, "/bad/{", &[], &[], "broken"),
+    ];
+    let err = Router::new(&entries).unwrap_err();
+    let [RouterProblem::BadTemplate { route, error }, RouterProblem::Conflict { first, second }] = err.problems()
+    else {
+        panic!("{err:?}");
+    };
+    assert_eq!((route.name.as_str(), error), ("broken", &TemplateError::UnclosedBrace { at: 5..6 }));
+    assert_eq!((first.name.as_str(), second.name.as_str()), ("first", "second"));
 }

@@ -3,15 +3,11 @@
 use http::Method;
 use restlight_core::router::{Lookup, RouteEntry, RouteError, Router};
 
+mod support;
+use support::{route, EntryExt};
+
 fn entry(template: &str) -> RouteEntry {
-    RouteEntry {
-        method: Method::GET,
-        template: template.to_owned(),
-        consumes: vec![],
-        produces: vec![],
-        location: "src/d.rs:1".to_owned(),
-        name: template.to_owned(),
-    }
+    route("GET", template).named(template).at("src/d.rs:1")
 }
 
 fn router() -> (Router, Vec<&'static str>) {

@@ -3,15 +3,11 @@
 use http::Method;
 use restlight_core::router::{Lookup, RouteEntry, RouteError, Router};
 
+mod support;
+use support::{route, EntryExt};
+
 fn entry(template: &str) -> RouteEntry {
-    RouteEntry {
-        method: Method::GET,
-        template: template.to_owned(),
-        consumes: vec![],
-        produces: vec![],
-        location: format!("src/routes.rs:{}", template.len()),
-        name: template.to_owned(),
-    }
+    route("GET", template).named(template).at(&format!("src/routes.rs:{}", template.len()))
 }
 
 fn router(templates: &[&str]) -> Router {

@@ -1,17 +1,13 @@
 //! Matrix parameters: stripped before matching, collected decoded.
 
 use http::Method;
-use restlight_core::router::{Lookup, MatrixParams, RouteEntry, Router};
+use restlight_core::router::{Lookup, MatrixParams, Router};
+
+mod support;
+use support::{route, EntryExt};
 
 fn matrix(template: &str, path: &str) -> (Vec<(String, String)>, MatrixParams) {
-    let entry = RouteEntry {
-        method: Method::GET,
-        template: template.to_owned(),
-        consumes: vec![],
-        produces: vec![],
-        location: "src/m.rs:1".to_owned(),
-        name: "m".to_owned(),
-    };
+    let entry = route("GET", template).named("m").at("src/m.rs:1");
     let (r, _) = Router::new(&[entry]).unwrap();
     match r.lookup(&Method::GET, path, None, None) {
         Ok(Lookup::Matched(m)) => (m.params.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect(), m.matrix),

@@ -4,15 +4,11 @@
 use http::{HeaderValue, Method};
 use restlight_core::router::{Lookup, RouteEntry, RouteError, Router};
 
+mod support;
+use support::{route, EntryExt};
+
 fn entry(method: &str, template: &str) -> RouteEntry {
-    RouteEntry {
-        method: method.parse().unwrap(),
-        template: template.to_owned(),
-        consumes: vec![],
-        produces: vec![],
-        location: format!("src/r.rs:{}", template.len()),
-        name: format!("{method} {template}"),
-    }
+    route(method, template).at(&format!("src/r.rs:{}", template.len()))
 }
 
 fn table() -> Vec<RouteEntry> {

@@ -4,6 +4,9 @@ use http::Method;
 use restlight_core::media::{negotiate, parse_accept, MediaType};
 use restlight_core::router::{Lookup, RouteEntry, RouteError, Router};
 
+mod support;
+use support::{route, EntryExt};
+
 fn mt(s: &str) -> MediaType {
     MediaType::parse(s).unwrap()
 }
@@ -120,14 +123,7 @@ fn negotiate_table() {
 }
 
 fn entry(method: Method, consumes: &[&str], produces: &[&str], name: &str) -> RouteEntry {
-    RouteEntry {
-        method,
-        template: "/things".into(),
-        consumes: types(consumes),
-        produces: types(produces),
-        location: format!("src/{name}.rs:1"),
-        name: name.into(),
-    }
+    route(method.as_str(), "/things").consumes(consumes).produces(produces).at(&format!("src/{name}.rs:1")).named(name)
 }
 
 fn table() -> Vec<RouteEntry> {

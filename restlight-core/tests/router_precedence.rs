@@ -3,15 +3,11 @@
 use http::Method;
 use restlight_core::router::{Lookup, RouteEntry, RouteError, Router};
 
+mod support;
+use support::{route, EntryExt};
+
 fn entry(method: Method, template: &str) -> RouteEntry {
-    RouteEntry {
-        method,
-        template: template.to_owned(),
-        consumes: vec![],
-        produces: vec![],
-        location: format!("src/{template}.rs:1"),
-        name: template.to_owned(),
-    }
+    route(method.as_str(), template).named(template).at(&format!("src/{template}.rs:1"))
 }
 
 fn winner(entries: &[RouteEntry], path: &str) -> String {

@@ -3,15 +3,11 @@
 use http::Method;
 use restlight_core::router::{Lookup, RouteEntry, RouteError, Router};
 
+mod support;
+use support::{route, EntryExt};
+
 fn entry(template: &str) -> RouteEntry {
-    RouteEntry {
-        method: Method::GET,
-        template: template.to_owned(),
-        consumes: vec![],
-        produces: vec![],
-        location: "src/api.rs:7".to_owned(),
-        name: "Api::get".to_owned(),
-    }
+    route("GET", template).named("Api::get").at("src/api.rs:7")
 }
 
 fn lookup(template: &str, path: &str) -> Result<Vec<(String, String)>, RouteError> {
@@ -65,19 +61,19 @@ fn regex_table() {
 fn malformed_templates_table() {
     // (template, part of the message)
     let cases = [
-        ("/users/{id", "unclosed '{'"),
-        ("/users/{id: \\d{3}", "unclosed '{'"),
-        ("/users/id}", "unmatched '}'"),
+        ("/users/{id", "unclosed `{` in the path template"),
+        ("/users/{id: \\d{3}", "unclosed `{` in the path template"),
+        ("/users/id}", "unmatched `}` in the path template"),
         ("/users/{}", "empty variable name"),
         ("/users/{ : \\d+}", "empty variable name"),
         ("/users/{id:}", "empty regex"),
         ("/users/{id: [}", "invalid regex"),
         ("/users/{id: (}", "invalid regex"),
-        ("/users/{a b}", "invalid variable name"),
-        ("/users/{id}/{id}", "duplicate variable `id`"),
-        ("/users/{id}-{id: \\d+}", "duplicate variable `id`"),
-        ("/users;x", "can never match"),
-        ("/users?x", "can never match"),
+        ("/users/{a b}", "invalid character ` ` of the variable name `a b`"),
+        ("/users/{id}/{id}", "the variable `id` appears twice"),
+        ("/users/{id}-{id: \\d+}", "the variable `id` appears twice"),
+        ("/users;x", "`;` cannot appear in a path template"),
+        ("/users?x", "`?` cannot appear in a path template"),
         ("/bad%zz", "malformed percent-escape"),
     ];
     for (template, needle) in cases {

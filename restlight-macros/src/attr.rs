@@ -476,34 +476,10 @@ fn guess_media(value: &str) -> &'static str {
     }
 }
 
-fn is_token(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c))
-}
-
-/// `type/subtype *( ";" name=value )` (RFC 9110 section 8.3.1).
+/// `type/subtype *( ";" name=value )` (RFC 9110 section 8.3.1), parsed by
+/// the grammar `MediaType::parse` uses at startup.
 fn check_media_type(value: &str) -> Result<(), String> {
-    let mut parts = value.split(';');
-    let essence = parts.next().unwrap_or("").trim();
-    let Some((ty, sub)) = essence.split_once('/') else {
-        return Err("it has no `/`".into());
-    };
-    if !is_token(ty) || !is_token(sub) {
-        return Err(format!("`{essence}` is not `type/subtype`"));
-    }
-    if ty == "*" && sub != "*" {
-        return Err("only `*/*` may have a wildcard type".into());
-    }
-    for param in parts {
-        let param = param.trim();
-        let Some((n, v)) = param.split_once('=') else {
-            return Err(format!("the parameter `{param}` is not `name=value`"));
-        };
-        let quoted = v.len() >= 2 && v.starts_with('"') && v.ends_with('"');
-        if !is_token(n) || !(is_token(v) || quoted) {
-            return Err(format!("the parameter `{param}` is not `name=value`"));
-        }
-    }
-    Ok(())
+    restlight_grammar::media::parse(value).map(drop).map_err(|e| e.to_string())
 }
 
 /// `#[serializer("msgpack")]` and friends: a codec's format name or media type.
@@ -514,7 +490,7 @@ pub(crate) fn codec_name(attr: &Attribute) -> syn::Result<Spanned<String>> {
     let value = lit.value();
     let valid = if value.contains('/') {
         check_media_type(&value).map_err(|why| format!("`{value}` is not a media type: {why}"))
-    } else if is_token(&value) {
+    } else if restlight_grammar::media::is_token(&value) {
         Ok(())
     } else {
         Err(format!("`{value}` is neither a format name nor a media type"))

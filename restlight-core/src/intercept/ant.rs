@@ -2,7 +2,7 @@
 //! questions "can these two patterns match a common path?" (intersection)
 //! and "does this pattern match every path that one matches?" (cover).
 //!
-//! Syntax (Spring's `AntPathMatcher`): `?` is one character, `*` zero or
+//! Syntax (Spring's `AntPathMatcher`, parsed by `restlight_grammar::ant`): `?` is one character, `*` zero or
 //! more characters within a segment, `**` (a whole segment) zero or more
 //! segments, `{name}` one segment's worth of text (as `*`), `{name:regex}`
 //! text the regex matches. Paths and patterns are split on `/` and empty
@@ -21,10 +21,10 @@
 //! request, which is correct, only slower) and `covers` says `true` only
 //! when it is certain.
 
-use crate::router::template::closing_brace;
 use std::fmt;
 
 use regex::Regex;
+use restlight_grammar::ant::{self as grammar, AntSegment, AntToken};
 
 /// One character position of a segment pattern.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,16 +96,16 @@ impl AntPattern {
     /// An unclosed `{`, an empty variable name or a regex that does not compile.
     pub fn parse(pattern: &str) -> Result<Self, AntPatternError> {
         let fail = |reason: String| AntPatternError { pattern: pattern.to_owned(), reason };
-        let mut segs = Vec::new();
-        for part in pattern.split('/').filter(|s| !s.is_empty()) {
-            if part == "**" {
-                if !matches!(segs.last(), Some(Seg::Any)) {
-                    segs.push(Seg::Any);
-                }
-                continue;
-            }
-            segs.push(segment(part).map_err(fail)?);
-        }
+        let parsed = grammar::AntPattern::parse(pattern).map_err(|e| fail(e.to_string()))?;
+        let segs = parsed
+            .segments()
+            .iter()
+            .map(|seg| match seg {
+                AntSegment::AnyDepth => Ok(Seg::Any),
+                AntSegment::Glob(toks) => segment(toks),
+            })
+            .collect::<Result<_, _>>()
+            .map_err(fail)?;
         Ok(Self { raw: pattern.to_owned(), segs })
     }
 
@@ -179,49 +179,33 @@ impl AntPattern {
     }
 }
 
-fn segment(part: &str) -> Result<Seg, String> {
+/// One segment of glob tokens; a regex when a variable has one.
+fn segment(parsed: &[AntToken<'_>]) -> Result<Seg, String> {
     let mut toks = Vec::new();
     let mut regex = String::from("^");
     let mut has_regex = false;
-    let mut chars = part.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '?' => {
+    let star = |toks: &mut Vec<Tok>| {
+        if toks.last() != Some(&Tok::Star) {
+            toks.push(Tok::Star);
+        }
+    };
+    for tok in parsed {
+        match tok {
+            AntToken::One => {
                 toks.push(Tok::One);
                 regex.push('.');
             }
-            '*' => {
-                if toks.last() != Some(&Tok::Star) {
-                    toks.push(Tok::Star);
-                }
+            AntToken::Star | AntToken::Var { regex: None, .. } => {
+                star(&mut toks);
                 regex.push_str(".*");
             }
-            '{' => {
-                let end = closing_brace(part.as_bytes(), i).ok_or_else(|| format!("unclosed '{{' in `{part}`"))?;
-                let inner = &part[i + 1..end];
-                let (name, re) = match inner.split_once(':') {
-                    Some((n, r)) => (n.trim(), Some(r.trim())),
-                    None => (inner.trim(), None),
-                };
-                if name.is_empty() {
-                    return Err(format!("empty variable name in `{{{inner}}}`"));
-                }
-                if toks.last() != Some(&Tok::Star) {
-                    toks.push(Tok::Star);
-                }
-                match re {
-                    Some(re) if !re.is_empty() => {
-                        has_regex = true;
-                        regex.push_str(&format!("(?:{re})"));
-                    }
-                    _ => regex.push_str(".*"),
-                }
-                while chars.peek().is_some_and(|(j, _)| *j <= end) {
-                    chars.next();
-                }
+            AntToken::Var { regex: Some(re), .. } => {
+                star(&mut toks);
+                has_regex = true;
+                regex.push_str(&format!("(?:{re})"));
             }
-            c => {
-                toks.push(Tok::Lit(c));
+            AntToken::Lit(c) => {
+                toks.push(Tok::Lit(*c));
                 regex.push_str(&regex::escape(c.encode_utf8(&mut [0; 4])));
             }
         }

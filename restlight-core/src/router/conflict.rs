@@ -5,28 +5,16 @@ use std::collections::{BTreeSet, HashMap};
 
 use super::regexes::literal_of_regex;
 use super::template::{push_escaped, shape, Template};
-use super::RouteEntry;
+use super::{RouteEntry, RouterProblem};
 
 /// Every conflicting pair among the routes of one group of equivalent
 /// templates: same method, overlapping consumes, same produces.
-pub(crate) fn conflicts(members: &[&RouteEntry]) -> Vec<String> {
+pub(crate) fn conflicts(members: &[&RouteEntry]) -> Vec<RouterProblem> {
     let mut out = Vec::new();
     for (i, a) in members.iter().enumerate() {
         for b in &members[i + 1..] {
             if a.method == b.method && consumes_overlap(a, b) && same_produces(a, b) {
-                out.push(format!(
-                    "conflicting routes `{}` ({}) and `{}` ({}): both {} `{}` / `{}`, overlapping consumes [{}] / [{}], same produces [{}]",
-                    a.name,
-                    a.location,
-                    b.name,
-                    b.location,
-                    a.method,
-                    a.template,
-                    b.template,
-                    list(&a.consumes),
-                    list(&b.consumes),
-                    list(&a.produces),
-                ));
+                out.push(RouterProblem::Conflict { first: (*a).clone(), second: (*b).clone() });
             }
         }
     }
@@ -42,18 +30,11 @@ fn same_produces(a: &RouteEntry, b: &RouteEntry) -> bool {
     set(a) == set(b)
 }
 
-fn list(types: &[crate::media::MediaType]) -> String {
-    if types.is_empty() {
-        return "*/*".to_owned();
-    }
-    types.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
-}
-
 /// Routes of groups that match exactly the paths of a better group, so that
 /// the better group is always chosen first: `/a/{x: b}` behind `/a/b`,
 /// `/{x}` behind `/{x: [^/]+}`. `groups` is in precedence order, each with
 /// its template and members.
-pub(crate) fn shadowed(groups: &[(&Template, Vec<&RouteEntry>)]) -> Vec<String> {
+pub(crate) fn shadowed(groups: &[(&Template, Vec<&RouteEntry>)]) -> Vec<RouterProblem> {
     let mut winners: HashMap<String, &RouteEntry> = HashMap::new();
     let mut out = Vec::new();
     for (template, members) in groups {
@@ -73,12 +54,9 @@ pub(crate) fn shadowed(groups: &[(&Template, Vec<&RouteEntry>)]) -> Vec<String> 
             None => {
                 winners.insert(canonical, first);
             }
-            Some(winner) => out.extend(members.iter().map(|e| {
-                format!(
-                    "route `{}` ({} `{}` at {}) is never selected: `{}` ({}) matches the same paths and takes precedence",
-                    e.name, e.method, e.template, e.location, winner.template, winner.location
-                )
-            })),
+            Some(winner) => out.extend(
+                members.iter().map(|e| RouterProblem::Shadowed { route: (*e).clone(), winner: (*winner).clone() }),
+            ),
         }
     }
     out

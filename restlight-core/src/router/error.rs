@@ -5,6 +5,9 @@ use std::fmt;
 
 use http::{HeaderValue, StatusCode};
 
+use restlight_grammar::template::{char_range, TemplateError};
+
+use super::RouteEntry;
 use crate::media::MediaType;
 
 /// Why a request found no route. Each variant maps to one status.
@@ -78,27 +81,129 @@ impl fmt::Display for RouteError {
 
 impl std::error::Error for RouteError {}
 
+/// One problem of a route table: an error of [`RouterError`], or a warning
+/// of [`Router::new`](super::Router::new) ([`RouterProblem::Shadowed`]).
+///
+/// Each names the routes involved, with their source locations; the
+/// `Display` is one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RouterProblem {
+    /// A template the grammar rejects (the macros reject it at compile time).
+    BadTemplate {
+        /// The route.
+        route: RouteEntry,
+        /// The mistake, with its bytes in the template.
+        error: TemplateError,
+    },
+    /// A variable's regex that does not compile.
+    BadRegex {
+        /// The route.
+        route: RouteEntry,
+        /// The variable.
+        var: String,
+        /// Its regex.
+        regex: String,
+        /// The regex crate's reason.
+        reason: String,
+    },
+    /// A template whose matcher cannot be compiled.
+    Unroutable {
+        /// The first route of the template's group.
+        route: RouteEntry,
+        /// Why.
+        reason: String,
+    },
+    /// Two routes that no request can tell apart: same method, equivalent
+    /// templates, overlapping consumes, same produces.
+    Conflict {
+        /// The first route (in the order of the group).
+        first: RouteEntry,
+        /// The second route.
+        second: RouteEntry,
+    },
+    /// A route that is never selected because `winner` matches the same
+    /// paths and takes precedence (a warning).
+    Shadowed {
+        /// The route never selected.
+        route: RouteEntry,
+        /// The first route of the winning group.
+        winner: RouteEntry,
+    },
+}
+
+fn media_list(types: &[MediaType]) -> String {
+    if types.is_empty() {
+        return "*/*".to_owned();
+    }
+    list(types)
+}
+
+impl fmt::Display for RouterProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RouterProblem::BadTemplate { route: r, error } => {
+                let at = char_range(&r.template, &error.at());
+                write!(
+                    f,
+                    "invalid template `{}` of `{}` at {}: {error} (character {})",
+                    r.template,
+                    r.name,
+                    r.location,
+                    at.start + 1
+                )
+            }
+            RouterProblem::BadRegex { route: r, var, regex, reason } => write!(
+                f,
+                "invalid template `{}` of `{}` at {}: invalid regex `{regex}` for variable `{var}`: {reason}",
+                r.template, r.name, r.location
+            ),
+            RouterProblem::Unroutable { route: r, reason } => {
+                write!(f, "template `{}` of `{}` at {}: {reason}", r.template, r.name, r.location)
+            }
+            RouterProblem::Conflict { first: a, second: b } => write!(
+                f,
+                "conflicting routes `{}` ({}) and `{}` ({}): both {} `{}` / `{}`, overlapping consumes [{}] / [{}], same produces [{}]",
+                a.name,
+                a.location,
+                b.name,
+                b.location,
+                a.method,
+                a.template,
+                b.template,
+                media_list(&a.consumes),
+                media_list(&b.consumes),
+                media_list(&a.produces),
+            ),
+            RouterProblem::Shadowed { route: e, winner } => write!(
+                f,
+                "route `{}` ({} `{}` at {}) is never selected: `{}` ({}) matches the same paths and takes precedence",
+                e.name, e.method, e.template, e.location, winner.template, winner.location
+            ),
+        }
+    }
+}
+
 /// Why a route table could not be compiled: every problem at once.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RouterError {
-    problems: Vec<String>,
-    conflicts: usize,
+    problems: Vec<RouterProblem>,
 }
 
 impl RouterError {
-    pub(crate) fn new(problems: Vec<String>, conflicts: usize) -> RouterError {
-        RouterError { problems, conflicts }
+    pub(crate) fn new(problems: Vec<RouterProblem>) -> RouterError {
+        RouterError { problems }
     }
 
     /// The number of conflicting route pairs among the problems.
     #[must_use]
     pub fn conflicts(&self) -> usize {
-        self.conflicts
+        self.problems.iter().filter(|p| matches!(p, RouterProblem::Conflict { .. })).count()
     }
 
-    /// Every problem, one message each (bad templates first, then conflicts).
+    /// Every problem (bad templates first, then conflicts).
     #[must_use]
-    pub fn problems(&self) -> &[String] {
+    pub fn problems(&self) -> &[RouterProblem] {
         &self.problems
     }
 }

@@ -101,8 +101,9 @@ use http::{HeaderValue, Method};
 
 use crate::media::MediaType;
 
-pub use error::{RouteError, RouterError};
+pub use error::{RouteError, RouterError, RouterProblem};
 pub use params::{MatrixParams, PathParams};
+pub use restlight_grammar::template::TemplateError;
 
 use matcher::{Cap, Tree};
 use select::{Group, Route, Selected};
@@ -173,7 +174,7 @@ impl Router {
     /// equivalent templates, overlapping consumes, same produces), each with
     /// both names and both locations.
     pub fn new(entries: &[RouteEntry]) -> Result<(Router, Vec<String>), RouterError> {
-        let mut problems = Vec::new();
+        let mut problems: Vec<RouterProblem> = Vec::new();
         let mut by_shape: BTreeMap<String, (Template, Vec<usize>)> = BTreeMap::new();
         let mut var_names: Vec<Vec<Arc<str>>> = vec![Vec::new(); entries.len()];
         for (i, entry) in entries.iter().enumerate() {
@@ -182,12 +183,15 @@ impl Router {
                     var_names[i] = t.vars.iter().map(|v| v.name.clone()).collect();
                     by_shape.entry(t.shape.clone()).or_insert_with(|| (t, Vec::new())).1.push(i);
                 }
-                Err(errors) => problems.extend(errors.into_iter().map(|e| {
-                    format!("invalid template `{}` of `{}` at {}: {e}", entry.template, entry.name, entry.location)
+                Err(faults) => problems.extend(faults.into_iter().map(|fault| match fault {
+                    template::Fault::Syntax(error) => RouterProblem::BadTemplate { route: entry.clone(), error },
+                    template::Fault::Regex { name, regex, reason } => {
+                        RouterProblem::BadRegex { route: entry.clone(), var: name, regex, reason }
+                    }
                 })),
             }
         }
-        problems.sort();
+        problems.sort_by_cached_key(ToString::to_string);
         let mut groups: Vec<(Template, Vec<usize>)> = by_shape.into_values().collect();
         groups.sort_by(|(a, _), (b, _)| precedence::order((&a.key, &a.shape), (&b.key, &b.shape)));
         let mut conflicts = Vec::new();
@@ -200,7 +204,7 @@ impl Router {
         for (id, (template, members)) in groups.iter().enumerate() {
             if let Err(e) = router.tree.insert(template, id) {
                 let first = &entries[members[0]];
-                problems.push(format!("template `{}` of `{}` at {}: {e}", first.template, first.name, first.location));
+                problems.push(RouterProblem::Unroutable { route: first.clone(), reason: e });
             }
             let ids: Vec<usize> = (router.routes.len()..router.routes.len() + members.len()).collect();
             for &i in members {
@@ -217,13 +221,13 @@ impl Router {
         }
         router.tree.finish();
         if !problems.is_empty() || !conflicts.is_empty() {
-            let count = conflicts.len();
             problems.extend(conflicts);
-            return Err(RouterError::new(problems, count));
+            return Err(RouterError::new(problems));
         }
         let listed: Vec<(&Template, Vec<&RouteEntry>)> =
             groups.iter().map(|(t, m)| (t, m.iter().map(|&i| &entries[i]).collect())).collect();
-        Ok((router, conflict::shadowed(&listed)))
+        let warnings = conflict::shadowed(&listed).iter().map(ToString::to_string).collect();
+        Ok((router, warnings))
     }
 
     /// Finds the route for a request. `raw_path` is the path as sent (still

@@ -1,21 +1,17 @@
-//! JAX-RS path templates: parse, validate, normalise.
+//! JAX-RS path templates, parsed by `restlight_grammar::template` (the
+//! grammar the macros check at compile time), compiled here into segments.
 //!
-//! Rules (the macro crate checks the same at compile time):
 //! - `{name}` is one segment of any text; `{name: regex}` is constrained by
-//!   the regex (whitespace around `:` allowed; the regex may contain balanced
-//!   braces such as `\d{3}` and `/`). A regex that may match `/` makes the
-//!   variable span segments.
-//! - Names start with a letter, digit or `_` and go on with those, `-` or `.`;
-//!   they are unique within a template.
+//!   the regex, which must compile as `^(?:regex)$`. A regex that may match
+//!   `/` makes the variable span segments.
 //! - The leading `/` is optional and one trailing `/` is ignored.
-//! - Literal text is percent-decoded; it may not contain `;`, `?` or `#`
-//!   (matrix parameters, query and fragment never reach the matcher).
+//! - Literal text is percent-decoded.
 
 use std::sync::Arc;
 
 use regex::Regex;
+use restlight_grammar::template::{self as grammar, TemplateError};
 
-use super::decode::decode;
 use super::precedence::Key;
 use super::regexes::may_match_slash;
 
@@ -52,38 +48,62 @@ pub(crate) struct Template {
     pub(crate) key: Key,
 }
 
+/// Why a template cannot be routed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Fault {
+    /// The grammar rejects it.
+    Syntax(TemplateError),
+    /// A regex that does not compile.
+    Regex {
+        /// The variable.
+        name: String,
+        /// Its regex.
+        regex: String,
+        /// The regex crate's reason, its last line.
+        reason: String,
+    },
+}
+
 /// Parses a template, reporting every mistake found.
-pub(crate) fn parse(src: &str) -> Result<Template, Vec<String>> {
-    let mut p = Parser { segments: vec![Vec::new()], vars: Vec::new(), errors: Vec::new() };
-    let bytes = src.as_bytes();
-    let (mut i, mut lit_start) = (0, 0);
-    while i < bytes.len() {
-        match bytes[i] {
-            b'{' => {
-                p.literal(&src[lit_start..i]);
-                let Some(end) = closing_brace(bytes, i) else {
-                    p.errors.push(format!("unclosed '{{' at byte {i}"));
-                    lit_start = bytes.len();
-                    break;
-                };
-                p.variable(&src[i + 1..end]);
-                i = end + 1;
-                lit_start = i;
+pub(crate) fn parse(src: &str) -> Result<Template, Vec<Fault>> {
+    let parsed = grammar::Template::parse(src).map_err(|e| e.into_iter().map(Fault::Syntax).collect::<Vec<_>>())?;
+    let mut segments: Vec<Vec<Piece>> = vec![Vec::new()];
+    let mut vars = Vec::new();
+    let mut faults = Vec::new();
+    for piece in parsed.pieces() {
+        match piece {
+            grammar::Piece::Literal(lit) => {
+                // Split first: an escaped `/` (`%2F`) stays inside its segment.
+                for (k, part) in lit.text.split('/').enumerate() {
+                    if k > 0 {
+                        segments.push(Vec::new());
+                    }
+                    if !part.is_empty() {
+                        push(&mut segments, Piece::Lit(grammar::decode(part).into_owned()));
+                    }
+                }
             }
-            b'}' => {
-                p.literal(&src[lit_start..i]);
-                p.errors.push(format!("unmatched '}}' at byte {i}"));
-                i += 1;
-                lit_start = i;
+            grammar::Piece::Var(var) => {
+                let mut multi = false;
+                if let Some(re) = var.regex.as_deref() {
+                    match Regex::new(&format!("^(?:{re})$")) {
+                        Ok(_) => multi = may_match_slash(re),
+                        Err(e) => {
+                            let why = e.to_string();
+                            let reason = why.lines().last().unwrap_or_default().trim().to_owned();
+                            faults.push(Fault::Regex { name: var.name.to_string(), regex: re.to_owned(), reason });
+                        }
+                    }
+                }
+                let regex = var.regex.as_deref().map(str::to_owned);
+                push(&mut segments, Piece::Var(vars.len()));
+                vars.push(Var { name: var.name.as_ref().into(), regex, multi });
             }
-            _ => i += 1,
         }
     }
-    p.literal(&src[lit_start..]);
-    if !p.errors.is_empty() {
-        return Err(p.errors);
+    if !faults.is_empty() {
+        return Err(faults);
     }
-    let Parser { mut segments, vars, .. } = p;
     if src.starts_with('/') {
         segments.remove(0);
     }
@@ -98,6 +118,12 @@ pub(crate) fn parse(src: &str) -> Result<Template, Vec<String>> {
     });
     let key = Key::of(&segments, &vars);
     Ok(Template { segments, vars, tail_start, shape, key })
+}
+
+fn push(segments: &mut [Vec<Piece>], piece: Piece) {
+    if let Some(seg) = segments.last_mut() {
+        seg.push(piece);
+    }
 }
 
 /// Writes segments as `/lit{}/{:re}`, literals escaped so that the result is
@@ -130,89 +156,4 @@ pub(crate) fn push_escaped(out: &mut String, text: &str) {
             c => out.push(c),
         }
     }
-}
-
-struct Parser {
-    segments: Vec<Vec<Piece>>,
-    vars: Vec<Var>,
-    errors: Vec<String>,
-}
-
-impl Parser {
-    fn literal(&mut self, text: &str) {
-        for (k, part) in text.split('/').enumerate() {
-            if k > 0 {
-                self.segments.push(Vec::new());
-            }
-            if part.is_empty() {
-                continue;
-            }
-            if let Some(c) = part.chars().find(|c| matches!(c, ';' | '?' | '#')) {
-                self.errors.push(format!("'{c}' in the literal `{part}` can never match a path"));
-                continue;
-            }
-            match decode(part) {
-                Ok(text) => self.push(Piece::Lit(text.into_owned())),
-                Err(e) => self.errors.push(e),
-            }
-        }
-    }
-
-    fn variable(&mut self, content: &str) {
-        let (name, regex) = match content.split_once(':') {
-            Some((name, re)) => (name.trim(), Some(re.trim())),
-            None => (content.trim(), None),
-        };
-        let start_ok = name.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_');
-        if name.is_empty() {
-            self.errors.push(format!("empty variable name in `{{{content}}}`"));
-        } else if !start_ok || !name.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.')) {
-            self.errors.push(format!("invalid variable name `{name}` (letters, digits, `_`, `-`, `.`)"));
-        } else if self.vars.iter().any(|v| &*v.name == name) {
-            self.errors.push(format!("duplicate variable `{name}`"));
-        }
-        let mut multi = false;
-        match regex {
-            Some("") => self.errors.push(format!("empty regex for variable `{name}`")),
-            Some(re) => match Regex::new(&format!("^(?:{re})$")) {
-                Ok(_) => multi = may_match_slash(re),
-                Err(e) => {
-                    let why = e.to_string();
-                    let why = why.lines().last().unwrap_or_default().trim().to_owned();
-                    self.errors.push(format!("invalid regex `{re}` for variable `{name}`: {why}"));
-                }
-            },
-            None => {}
-        }
-        let index = self.vars.len();
-        let regex = regex.map(str::to_owned);
-        self.vars.push(Var { name: name.into(), regex, multi });
-        self.push(Piece::Var(index));
-    }
-
-    fn push(&mut self, piece: Piece) {
-        if let Some(seg) = self.segments.last_mut() {
-            seg.push(piece);
-        }
-    }
-}
-
-/// The index of the `}` closing the `{` at `open`; braces nest, `\` escapes.
-pub(crate) fn closing_brace(bytes: &[u8], open: usize) -> Option<usize> {
-    let (mut depth, mut i) = (0usize, open);
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 1,
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
 }
