@@ -52,12 +52,15 @@
 //! | `#[get]` `#[post]` `#[put]` `#[delete]` `#[patch]` `#[head]` `#[options]` | method (or free fn as `#[restlight::get("/x")]`) | a route for that HTTP method |
 //! | `#[path("/sub")]` | method in a resource | the route's path below the resource's |
 //! | `#[produces("a/b", ..)]` `#[consumes("a/b", ..)]` | impl block or method | media types written / read; the method's win |
-//! | `#[scheduled(io)]` `#[scheduled(biz)]` `#[scheduled("name")]` | impl block or method | the executor the handler runs on |
+//! | `#[scheduled(io)]` `#[scheduled(biz)]` `#[scheduled("name")]` | impl block or method | the executor the handler runs on (see *Where handlers run*) |
+//! | `#[max_body("16MiB")]` | impl block or method | the largest request entity, in bytes or with a unit (B, KB, KiB, MB, MiB, GB, GiB); 413 past it. Default: the application's limit, 4 MiB |
+//! | `#[timeout("2s")]` | impl block or method | the time the handler gets, in milliseconds or with a unit (ms, s, m); 504 past it and the handler is cancelled. Default: no limit |
 //! | `#[serializer("msgpack")]` | impl block or method | the codec (format name or media type) for the entity and the response, over Content-Type and `Accept` |
 //! | `#[request_serializer("..")]` `#[response_serializer("..")]` | impl block, method (request: also the entity) | the codec for one side |
 //! | `#[compress(false)]` | impl block or method | never compress this route's responses |
-//! | `#[path_param]` `#[query_param]` `#[header_param]` `#[cookie_param]` `#[matrix_param]` `#[form_param]` | parameter | where the value is read from; name defaults to the identifier |
+//! | `#[path_param]` `#[query_param]` `#[header_param]` `#[cookie_param]` `#[matrix_param]` `#[form_param]` | parameter | where the value is read from; the name defaults to the identifier (for a header with `-` for `_`) |
 //! | `#[default_value("..")]` | parameter | used when the value is absent |
+//! | `#[bean_param]` | parameter | a struct with `#[derive(BeanParam)]` whose fields carry the source attributes above: several values read as one; its `#[path_param]` fields are checked against the template at startup |
 //! | `#[context]` | parameter | the request (`&RequestContext`, `&HeaderMap`, `&Uri`, `&Method`) or a bean registered with `.bean(..)` |
 //! | (none) | one parameter | the entity, decoded by Content-Type |
 //! | `#[valid]` | the entity | validated with `garde` after decoding; 400 lists every violation |
@@ -174,3 +177,8 @@ pub mod prelude {
 
 #[doc(hidden)]
 pub use restlight_core::__private;
+
+// The README's examples compile as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+mod readme {}

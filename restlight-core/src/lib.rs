@@ -1,10 +1,34 @@
-//! Restlight core: route descriptors, path templates and the compiled
+//! Restlight core: routes and their compilation, path templates and the
 //! router, content negotiation, codecs, parameter conversion, request and
-//! response types, the application builder and the in-process mock client.
+//! response types, interceptors, executors, the application with its
+//! request path, and the in-process mock client.
 //!
 //! Most users depend on the `restlight` facade instead; this crate serves
 //! those who embed the application in another server or test it without
 //! sockets.
+//!
+//! # The request path
+//!
+//! [`App::dispatch`] runs one request down a stack assembled once at
+//! startup: tower [`layer`]s, then [`filter`]s, then the router, the body,
+//! the route's interceptors and handler on its executor, the codec and
+//! compression. An application without layers or filters pays nothing for
+//! them.
+//!
+//! # Route types
+//!
+//! | type | what it is |
+//! |---|---|
+//! | [`Route`], [`RouteBuilder`] | a route built in code (`get("/x").handle(..)`), before compilation |
+//! | [`RouteInfo`] | a compiled route as listings show it: method, template, media types, executor, limits, location |
+//! | [`MatchedRoute`] | the route that answered, in a response's extensions |
+//! | [`Routes`], [`RouteChange`] | a snapshot of the routes served; a change of them while serving |
+//! | [`router::RouteEntry`], [`router::RouteMatch`] | the router's input and output, for those who embed the router alone |
+//! | [`intercept::RouteMeta`] | what an interceptor's route predicate sees at startup |
+//!
+//! Annotated routes reach the application through descriptors the macros
+//! emit; those, and everything else only generated code uses, are not part
+//! of the public API.
 #![warn(missing_docs)]
 
 mod app;
