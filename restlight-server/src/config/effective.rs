@@ -5,6 +5,9 @@ use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
+use restlight_core::App;
+
+use crate::builder::BIZ;
 use crate::ops::{AccessLog, Actuator};
 use crate::options::ServerOptions;
 
@@ -14,14 +17,22 @@ fn ms(d: std::time::Duration) -> u64 {
 
 /// The effective server options as JSON (durations in milliseconds), with
 /// the defaults resolved, and the actuator, access log and TLS settings.
-pub(crate) fn effective(options: &ServerOptions, actuator: Option<&Actuator>, access_log: Option<&AccessLog>) -> Value {
+/// The business executor's sizes are read from `app`, the application that
+/// runs (`null` without one, or for a user's own executor).
+pub(crate) fn effective(
+    options: &ServerOptions,
+    app: Option<&App>,
+    actuator: Option<&Actuator>,
+    access_log: Option<&AccessLog>,
+) -> Value {
+    let biz = app.and_then(|app| app.executors().into_iter().find(|e| e.name == BIZ));
     let p = &options.protection;
     let l = &options.limits;
     json!({
         "address": options.addr.to_string(),
         "ioThreads": options.io_threads(),
-        "bizThreads": options.biz_threads(),
-        "bizQueue": options.biz_queue,
+        "bizThreads": biz.as_ref().map(|b| b.threads),
+        "bizQueue": biz.as_ref().map(|b| b.queue_capacity),
         "shutdownTimeoutMs": ms(options.shutdown_timeout),
         "headerReadTimeoutMs": ms(options.header_read_timeout),
         "idleTimeoutMs": ms(options.idle_timeout),

@@ -96,7 +96,7 @@ fn unknown_or_mistyped_env_variable_is_an_error_naming_it() {
 
 #[test]
 fn effective_options_show_resolved_defaults() {
-    let v = effective(&Restlight::new().io_threads(3).options, None, None);
+    let v = effective(&Restlight::new().io_threads(3).options, None, None, None);
     assert_eq!(v["ioThreads"], 3);
     assert_eq!(v["address"], "0.0.0.0:8080");
     assert_eq!(v["maxConnectionsPerSecond"], 20_000);
@@ -370,7 +370,7 @@ fn effective_shows_the_actuator_and_the_access_log() {
     )
     .unwrap();
     let r = resolve(r, &[]).unwrap();
-    let v = effective(&r.options, r.actuator.as_ref(), r.access_log.as_ref());
+    let v = effective(&r.options, None, r.actuator.as_ref(), r.access_log.as_ref());
     assert_eq!(
         v["actuator"],
         json!({"enabled": true, "basePath": "/ops", "port": 9091, "expose": ["config"], "allowExecutorResize": false,
@@ -423,7 +423,7 @@ mod tls {
         assert_eq!(tls.sources().cert.as_deref(), Some(p.cert.path()));
         tls.server_config().expect("a usable rustls configuration");
 
-        let v = effective(&r.options, None, None);
+        let v = effective(&r.options, None, None, None);
         assert_eq!(v["tls"]["certFile"], p.cert.path().display().to_string());
         assert_eq!(v["tls"]["keyFile"], p.key.path().display().to_string());
         assert_eq!(v["tls"]["clientAuth"], "optional");
@@ -448,7 +448,7 @@ mod tls {
         assert_eq!(tls.timeout(), Duration::from_millis(2500), "env over file over code");
         assert_eq!(tls.client_auth_mode(), Some(ClientAuth::Optional), "the code's client auth kept");
         assert_eq!(tls.sources().cert, None, "the code's in-memory certificate kept");
-        let v = effective(&r.options, None, None);
+        let v = effective(&r.options, None, None, None);
         assert_eq!(v["tls"]["certFile"], Value::Null);
 
         // Only the key file: the code's certificate stays.
