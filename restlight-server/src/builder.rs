@@ -21,8 +21,10 @@ pub(crate) const BIZ: &str = "biz";
 /// Builds a Restlight application and serves it over HTTP/1.1 and h2c.
 ///
 /// Application settings (`resource`, `bean`, `route`, `scheduler`,
-/// `executor`, `default_scheduler`, `max_body_size`) go to the core's
-/// [`AppBuilder`]; the rest configure the server. Every setter takes and returns the builder by value.
+/// `executor`, `default_scheduler`, `max_body_size`, codecs, interceptors,
+/// filters, layers, ...) go to the core's [`AppBuilder`] setter of the same
+/// name, which documents them; the rest configure the server. Every setter
+/// takes and returns the builder by value.
 ///
 /// ```no_run
 /// use std::time::Duration;
@@ -190,11 +192,12 @@ impl Restlight {
 
     /// Worker threads of the business executor (named `restlight-biz-N`),
     /// which runs plain `fn` handlers and routes scheduled on `biz`; at most
-    /// this many handlers run there at once and 512 more may queue. Ignored
-    /// when an executor or scheduler named `"biz"` is registered. Zero is
-    /// treated as one.
+    /// this many handlers run there at once and [`biz_queue`](Self::biz_queue)
+    /// more may queue. Ignored when an executor or scheduler named `"biz"`
+    /// is registered. Zero is treated as one.
     ///
-    /// Default is twice the number of cores, and at least 4.
+    /// Default: the threads of [`Scheduler::default`], the application's
+    /// business executor.
     pub fn biz_threads(mut self, threads: usize) -> Self {
         self.options.biz_threads = Some(threads);
         self
@@ -205,7 +208,8 @@ impl Restlight {
     /// scheduler named `"biz"` is registered (set its
     /// [`Scheduler::queue`] instead).
     ///
-    /// Default is 512.
+    /// Default: [`DEFAULT_QUEUE`](restlight_core::DEFAULT_QUEUE), the queue
+    /// of [`Scheduler::default`].
     pub fn biz_queue(mut self, len: usize) -> Self {
         self.options.biz_queue = Some(len);
         self
@@ -402,7 +406,7 @@ impl Restlight {
     ///
     /// The business executor is the [`App`]'s default one (see
     /// [`Scheduler::default`]) unless one named `"biz"` was registered;
-    /// `biz_threads` applies to `run` and `start` only.
+    /// `biz_threads` and `biz_queue` apply to `run` and `start` only.
     ///
     /// # Errors
     /// [`restlight_core::Error::Startup`] when the routes do not compile
