@@ -72,7 +72,7 @@ fn app(mode: &str) -> MockClient {
                 let (inc, exc) = (includes.map(patterns), patterns(excludes));
                 Intercept::new(Noop).when_request(move |ctx| {
                     let path = ctx.uri().path();
-                    inc.as_ref().map_or(true, |i| i.iter().any(|p| p.matches(path)))
+                    inc.as_ref().is_none_or(|i| i.iter().any(|p| p.matches(path)))
                         && !exc.iter().any(|p| p.matches(path))
                 })
             };
@@ -111,7 +111,7 @@ fn pattern_tests(c: &mut Criterion) {
             all.iter()
                 .filter(|(inc, exc)| {
                     let path = black_box(PATH);
-                    inc.as_ref().map_or(true, |i| i.iter().any(|p| p.matches(path)))
+                    inc.as_ref().is_none_or(|i| i.iter().any(|p| p.matches(path)))
                         && !exc.iter().any(|p| p.matches(path))
                 })
                 .count()

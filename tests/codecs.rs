@@ -1,4 +1,4 @@
-//! Codecs and negotiation (issue #5): Accept against produces and the
+//! Codecs and negotiation: Accept against produces and the
 //! codecs, q=0, wildcards, 406 and 415 with the lists, declared serializers,
 //! the URL format (parameter and suffix) and compression, through the mock
 //! client, HTTP/1.1 and h2c.

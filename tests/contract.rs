@@ -1,5 +1,4 @@
-//! The DESIGN.md contract (the users example), end to end: the same
-//! scenario through the mock client, HTTP/1.1 and h2c.
+//! The users example's behaviour, end to end: the same scenario through the mock client, HTTP/1.1 and h2c.
 
 mod support;
 

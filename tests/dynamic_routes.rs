@@ -229,7 +229,7 @@ fn requests_hammer_the_server_while_the_table_changes() {
             while started.elapsed() < Duration::from_millis(1500) {
                 n += 1;
                 let slot = n % SLOTS;
-                if n % 5 == 0 {
+                if n.is_multiple_of(5) {
                     let greeting = format!("v{n}");
                     app.change_routes()
                         .remove_resource::<Greeter>()

@@ -6,7 +6,6 @@ use std::fmt;
 
 use restlight::prelude::*;
 use restlight::test::MockClient;
-use serde::Deserialize;
 use serde_json::Value;
 
 #[derive(Debug)]
@@ -178,49 +177,57 @@ fn unmapped_errors_and_panics_are_500_problems() {
 
 // ---- #[valid] -------------------------------------------------------------------------
 
-#[derive(Deserialize, garde::Validate)]
-struct NewUser {
-    #[garde(length(min = 1, max = 10))]
-    name: String,
-    #[garde(range(min = 18))]
-    age: u8,
-    #[garde(dive)]
-    address: Address,
-}
+/// `#[valid]` entities, checked with garde (feature `validation`).
+#[cfg(feature = "validation")]
+mod valid {
+    use serde::Deserialize;
 
-#[derive(Deserialize, garde::Validate)]
-struct Address {
-    #[garde(length(min = 2))]
-    city: String,
-}
+    use super::*;
 
-#[derive(Default)]
-struct Users;
-
-#[restlight::path("/valid")]
-impl Users {
-    #[post("/users")]
-    #[consumes("application/json")]
-    async fn create(&self, #[valid] user: NewUser) -> String {
-        format!("created {}", user.name)
+    #[derive(Deserialize, garde::Validate)]
+    struct NewUser {
+        #[garde(length(min = 1, max = 10))]
+        name: String,
+        #[garde(range(min = 18))]
+        age: u8,
+        #[garde(dive)]
+        address: Address,
     }
-}
 
-#[test]
-fn invalid_entities_get_400_with_every_violation() {
-    let client = client();
-    let ok = serde_json::json!({"name": "Ada", "age": 36, "address": {"city": "London"}});
-    let res = client.post("/valid/users").json(&ok).send_blocking();
-    assert_eq!((res.status().as_u16(), res.text()), (200, "created Ada".to_owned()));
+    #[derive(Deserialize, garde::Validate)]
+    struct Address {
+        #[garde(length(min = 2))]
+        city: String,
+    }
 
-    let bad = serde_json::json!({"name": "", "age": 3, "address": {"city": "L"}});
-    let res = client.post("/valid/users").json(&bad).send_blocking();
-    assert_eq!(res.status(), 400);
-    let body = res.json::<Value>();
-    assert_eq!(body["detail"], "the entity `user` is invalid: 3 violations");
-    let mut fields: Vec<&str> =
-        body["violations"].as_array().unwrap().iter().map(|v| v["field"].as_str().unwrap()).collect();
-    fields.sort_unstable();
-    assert_eq!(fields, ["address.city", "age", "name"]);
-    assert!(body["violations"].as_array().unwrap().iter().all(|v| !v["message"].as_str().unwrap().is_empty()));
+    #[derive(Default)]
+    struct Users;
+
+    #[restlight::path("/valid")]
+    impl Users {
+        #[post("/users")]
+        #[consumes("application/json")]
+        async fn create(&self, #[valid] user: NewUser) -> String {
+            format!("created {}", user.name)
+        }
+    }
+
+    #[test]
+    fn invalid_entities_get_400_with_every_violation() {
+        let client = client();
+        let ok = serde_json::json!({"name": "Ada", "age": 36, "address": {"city": "London"}});
+        let res = client.post("/valid/users").json(&ok).send_blocking();
+        assert_eq!((res.status().as_u16(), res.text()), (200, "created Ada".to_owned()));
+
+        let bad = serde_json::json!({"name": "", "age": 3, "address": {"city": "L"}});
+        let res = client.post("/valid/users").json(&bad).send_blocking();
+        assert_eq!(res.status(), 400);
+        let body = res.json::<Value>();
+        assert_eq!(body["detail"], "the entity `user` is invalid: 3 violations");
+        let mut fields: Vec<&str> =
+            body["violations"].as_array().unwrap().iter().map(|v| v["field"].as_str().unwrap()).collect();
+        fields.sort_unstable();
+        assert_eq!(fields, ["address.city", "age", "name"]);
+        assert!(body["violations"].as_array().unwrap().iter().all(|v| !v["message"].as_str().unwrap().is_empty()));
+    }
 }

@@ -3,7 +3,8 @@
 //! as the application reports it, and a tower-http layer over a socket.
 #![deny(warnings)]
 
-use std::net::Ipv4Addr;
+mod support;
+
 use std::sync::{Arc, Mutex};
 
 use restlight::filter::{FilterRequest, Next};
@@ -11,6 +12,7 @@ use restlight::intercept::Affinity;
 use restlight::prelude::*;
 use restlight::test::MockClient;
 use restlight::{AppBuilder, Body};
+use support::{http1, TestServer};
 
 type Log = Arc<Mutex<Vec<String>>>;
 
@@ -312,19 +314,17 @@ fn attribute_interceptors_and_opt_outs() {
 #[test]
 fn tower_http_cors_answers_a_preflight_over_a_socket() {
     use tower_http::cors::{Any, CorsLayer};
-    let server = Restlight::new()
-        .route(post("/cors/items").handle(|_| async { "created" }))
-        .layer(CorsLayer::new().allow_origin(Any).allow_methods([http::Method::POST]))
-        .bind(Ipv4Addr::LOCALHOST)
-        .port(0)
-        .io_threads(1)
-        .biz_threads(1)
-        .start()
-        .unwrap();
-    let url = format!("http://{}/cors/items", server.local_addr());
+    let server = TestServer::start(
+        Restlight::new()
+            .route(post("/cors/items").handle(|_| async { "created" }))
+            .layer(CorsLayer::new().allow_origin(Any).allow_methods([http::Method::POST]))
+            .io_threads(1)
+            .biz_threads(1),
+    );
+    let url = server.url("/cors/items");
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     rt.block_on(async {
-        let client = reqwest::Client::new();
+        let client = http1();
         let res = client
             .request(reqwest::Method::OPTIONS, &url)
             .header("origin", "https://example.com")
@@ -339,7 +339,6 @@ fn tower_http_cors_answers_a_preflight_over_a_socket() {
         assert_eq!(res.headers()["access-control-allow-origin"], "*");
         assert_eq!(res.text().await.unwrap(), "created");
     });
-    server.shutdown();
 }
 
 #[test]

@@ -1,11 +1,10 @@
 //! `#[scheduled(..)]` on methods and impl blocks, and where plain `fn`
 //! handlers run, through the facade and the mock client.
 
-use restlight::prelude::*;
+mod support;
 
-fn thread_name() -> String {
-    std::thread::current().name().unwrap_or_default().to_owned()
-}
+use restlight::prelude::*;
+use support::thread_name;
 
 #[derive(Debug, Default)]
 pub struct Threads;

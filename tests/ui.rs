@@ -3,6 +3,7 @@
 //! blessed `.stderr` (re-bless with `TRYBUILD=overwrite cargo test --test ui`).
 
 #[test]
+#[cfg_attr(not(feature = "validation"), ignore = "the UI cases use `#[valid]`, which needs the `validation` feature")]
 fn ui() {
     let t = trybuild::TestCases::new();
     t.pass("tests/ui/*/pass/*.rs");

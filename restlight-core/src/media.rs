@@ -221,7 +221,7 @@ pub(crate) fn best_of<'a>(ranges: &[Entry<'_>], producible: &'a [MediaType]) -> 
     let mut best: Option<(Score, &'a MediaType)> = None;
     for media in producible {
         if let Some(score) = score(ranges, media) {
-            if best.map_or(true, |(b, _)| score > b) {
+            if best.is_none_or(|(b, _)| score > b) {
                 best = Some((score, media));
             }
         }
@@ -301,5 +301,5 @@ fn params_agree<'x>(
     mut mine: impl Iterator<Item = (&'x str, &'x str)>,
     theirs: impl Fn(&str) -> Option<&'x str>,
 ) -> bool {
-    mine.all(|(n, v)| n.eq_ignore_ascii_case("charset") || theirs(n).map_or(true, |w| w == v))
+    mine.all(|(n, v)| n.eq_ignore_ascii_case("charset") || theirs(n).is_none_or(|w| w == v))
 }

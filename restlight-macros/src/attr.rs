@@ -311,7 +311,7 @@ fn closest(name: &str, valid: &[&'static str]) -> Option<&'static str> {
     for &candidate in valid {
         let d = if normalise(candidate) == plain { 0 } else { distance(&name.to_lowercase(), candidate) };
         let limit = if candidate.len() <= 4 { 1 } else { 2 };
-        if d <= limit && best.map_or(true, |(bd, _)| d < bd) {
+        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, candidate));
         }
     }

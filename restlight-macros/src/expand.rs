@@ -375,7 +375,7 @@ fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenSt
         .compress
         .first()
         .or_else(|| res.and_then(|r| r.settings.compress.first()))
-        .map_or(true, |c| c.value);
+        .is_none_or(|c| c.value);
     let blocking = !route.is_async;
     let ident = route.ident.to_string();
     let ident = ident.strip_prefix("r#").unwrap_or(&ident);

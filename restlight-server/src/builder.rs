@@ -21,8 +21,10 @@ pub(crate) const BIZ: &str = "biz";
 /// Builds a Restlight application and serves it over HTTP/1.1 and h2c.
 ///
 /// Application settings (`resource`, `bean`, `route`, `scheduler`,
-/// `executor`, `default_scheduler`, `max_body_size`) go to the core's
-/// [`AppBuilder`]; the rest configure the server. Every setter takes and returns the builder by value.
+/// `executor`, `default_scheduler`, `max_body_size`, codecs, interceptors,
+/// filters, layers, ...) go to the core's [`AppBuilder`] setter of the same
+/// name, which documents them; the rest configure the server. Every setter
+/// takes and returns the builder by value.
 ///
 /// ```no_run
 /// use std::time::Duration;
@@ -58,111 +60,53 @@ impl Restlight {
     pub fn new() -> Self {
         Self::default()
     }
+}
 
-    /// Registers a resource instance; its routes use it instead of a
-    /// `Default`-built one. See [`AppBuilder::resource`].
-    pub fn resource<T: Send + Sync + 'static>(mut self, value: T) -> Self {
-        self.app = self.app.resource(value);
-        self
-    }
+/// Generates setters that hand their arguments to the [`AppBuilder`] setter
+/// of the same name. The meaning and the default of each option are
+/// documented once, on that setter; the generated doc links to it.
+///
+/// Generic parameters are listed by name and bounded in a `where [..]`
+/// clause, so the forwarding call can name them (`exclude_resource::<T>()`).
+macro_rules! app_setters {
+    ($(
+        $(#[$attr:meta])*
+        fn $name:ident $(<$($generic:ident),+>)? ($($arg:ident: $ty:ty),* $(,)?) $(where [$($bound:tt)+])?;
+    )+) => {
+        impl Restlight {
+            $(
+                #[doc = concat!(
+                    "The application's [`AppBuilder::", stringify!($name), "`] setting: the same arguments, ",
+                    "meaning and default.",
+                )]
+                $(#[$attr])*
+                pub fn $name $(<$($generic),+>)? (mut self, $($arg: $ty),*) -> Self $(where $($bound)+)? {
+                    self.app = self.app.$name $(::<$($generic),+>)? ($($arg),*);
+                    self
+                }
+            )+
+        }
+    };
+}
 
-    /// Leaves the annotated routes of resource `T` out at startup, to be
-    /// added while serving with [`App::add_resource`] (through
-    /// [`ServerHandle::app`]). See [`AppBuilder::exclude_resource`].
-    /// Default: every annotated resource is served.
-    pub fn exclude_resource<T: 'static>(mut self) -> Self {
-        self.app = self.app.exclude_resource::<T>();
-        self
-    }
-
-    /// Registers a bean that `#[context]` parameters resolve by type.
-    /// See [`AppBuilder::bean`].
-    pub fn bean<T: Send + Sync + 'static>(mut self, value: T) -> Self {
-        self.app = self.app.bean(value);
-        self
-    }
-
-    /// Adds a route built with the builder API, e.g.
-    /// `restlight_core::get("/ping").handle(|_ctx| async { "pong" })`.
-    pub fn route(mut self, route: impl Into<Route>) -> Self {
-        self.app = self.app.route(route);
-        self
-    }
-
-    /// Registers a bounded executor under `name` for routes scheduled on
-    /// it (`#[scheduled("reports")]`, `.scheduled("reports")`): threads of
-    /// its own or an existing runtime, a queue bound (429 past it), an
-    /// optional fail-fast time (503 past it). Naming one `"biz"` configures
-    /// the business executor; `biz_threads` is then ignored. See
-    /// [`AppBuilder::scheduler`].
+app_setters! {
+    fn resource<T>(value: T) where [T: Send + Sync + 'static];
     ///
-    /// ```no_run
-    /// use restlight_core::Scheduler;
-    /// use restlight_server::Restlight;
-    /// Restlight::new().scheduler("reports", Scheduler::threads(4).queue(100));
-    /// ```
+    /// Resources left out this way are added while serving with
+    /// [`App::add_resource`] (through [`ServerHandle::app`]).
+    fn exclude_resource<T>() where [T: 'static];
+    fn bean<T>(value: T) where [T: Send + Sync + 'static];
     ///
-    /// Default: only `"biz"`, with [`biz_threads`](Self::biz_threads)
-    /// threads and a queue of 512.
-    pub fn scheduler(mut self, name: &str, scheduler: Scheduler) -> Self {
-        self.user_biz |= name == BIZ;
-        self.app = self.app.scheduler(name, scheduler);
-        self
-    }
-
-    /// Where `async` handlers without `#[scheduled(..)]` run: `"io"`,
-    /// `"biz"` or a registered name. Plain `fn` handlers never run on IO.
-    /// See [`AppBuilder::default_scheduler`].
-    ///
-    /// Default is `"io"`.
-    pub fn default_scheduler(mut self, name: &str) -> Self {
-        self.app = self.app.default_scheduler(name);
-        self
-    }
-
-    /// Registers a user's [`Executor`] for routes scheduled on it, with no
-    /// queue bound, fail-fast or metrics from Restlight (prefer
-    /// [`scheduler`](Self::scheduler)).
-    ///
-    /// Naming one `"biz"` replaces the business executor; `biz_threads` is
-    /// then ignored.
-    pub fn executor(mut self, name: &str, executor: impl Executor) -> Self {
-        self.user_biz |= name == BIZ;
-        self.app = self.app.executor(name, executor);
-        self
-    }
-
-    /// Registers an interceptor (see [`restlight_core::intercept`]): any
-    /// `Interceptor` for every route, or an `Intercept` naming includes,
-    /// excludes, order and conditions. See [`AppBuilder::interceptor`].
-    pub fn interceptor(mut self, interceptor: impl Into<Intercept>) -> Self {
-        self.app = self.app.interceptor(interceptor);
-        self
-    }
-
-    /// Adds a filter, run before routing in registration order (see
-    /// [`restlight_core::filter`]). Default: none.
-    pub fn filter(mut self, filter: impl Filter) -> Self {
-        self.app = self.app.filter(filter);
-        self
-    }
-
-    /// Registers a global exception mapper for handler errors of type `E`
-    /// (see [`restlight_core::mapper`]). Default: none; unmapped errors are 500.
-    pub fn exception_mapper<E, M>(mut self, mapper: M) -> Self
-    where
+    /// For example `restlight_core::get("/ping").handle(|_ctx| async { "pong" })`.
+    fn route(route: impl Into<Route>);
+    fn default_scheduler(name: &str);
+    fn interceptor(interceptor: impl Into<Intercept>);
+    fn filter(filter: impl Filter);
+    fn exception_mapper<E, M>(mapper: M) where [
         E: std::error::Error + Send + Sync + 'static,
         M: ExceptionMapper<E>,
-    {
-        self.app = self.app.exception_mapper(mapper);
-        self
-    }
-
-    /// Wraps the application in a tower layer (tower-http's CORS, trace,
-    /// timeout, request-id, ...); the first added is the outermost. See
-    /// [`AppBuilder::layer`]. Default: no layers.
-    pub fn layer<L, S, ResB>(mut self, layer: L) -> Self
-    where
+    ];
+    fn layer<L, S, ResB>(layer: L) where [
         L: tower_layer::Layer<AppStack, Service = S> + Send + 'static,
         S: tower_service::Service<http::Request<restlight_core::Body>, Response = http::Response<ResB>>
             + Clone
@@ -173,61 +117,39 @@ impl Restlight {
         S::Future: Send + 'static,
         ResB: http_body::Body<Data = bytes::Bytes> + Send + 'static,
         ResB::Error: Into<restlight_core::BoxError>,
-    {
-        self.app = self.app.layer(layer);
+    ];
+    fn max_body_size(bytes: usize);
+    fn codec(codec: impl restlight_core::codec::Codec);
+    fn format_parameter(name: &str);
+    fn format_suffix(enabled: bool);
+    fn compression(enabled: bool);
+    fn compression_threshold(bytes: usize);
+}
+
+impl Restlight {
+    /// Registers a bounded executor under `name` for routes scheduled on
+    /// it. Naming one `"biz"` configures the business executor;
+    /// [`biz_threads`](Self::biz_threads) and [`biz_queue`](Self::biz_queue)
+    /// are then ignored. See [`AppBuilder::scheduler`].
+    ///
+    /// ```no_run
+    /// use restlight_core::Scheduler;
+    /// use restlight_server::Restlight;
+    /// Restlight::new().scheduler("reports", Scheduler::threads(4).queue(100));
+    /// ```
+    pub fn scheduler(mut self, name: &str, scheduler: Scheduler) -> Self {
+        self.user_biz |= name == BIZ;
+        self.app = self.app.scheduler(name, scheduler);
         self
     }
 
-    /// The largest request entity a route accepts unless it says otherwise.
-    ///
-    /// Default is 4 MiB.
-    pub fn max_body_size(mut self, bytes: usize) -> Self {
-        self.app = self.app.max_body_size(bytes);
-        self
-    }
-
-    /// Registers a codec; one registered for the same media type is
-    /// replaced. See [`AppBuilder::codec`].
-    ///
-    /// Default: the built-in codecs of the enabled features.
-    pub fn codec(mut self, codec: impl restlight_core::codec::Codec) -> Self {
-        self.app = self.app.codec(codec);
-        self
-    }
-
-    /// Lets the query parameter `name` choose the codec (`?format=msgpack`).
-    /// See [`AppBuilder::format_parameter`].
-    ///
-    /// Default is off.
-    pub fn format_parameter(mut self, name: &str) -> Self {
-        self.app = self.app.format_parameter(name);
-        self
-    }
-
-    /// Lets a path suffix choose the codec (`/ping.json`).
-    /// See [`AppBuilder::format_suffix`].
-    ///
-    /// Default is off.
-    pub fn format_suffix(mut self, enabled: bool) -> Self {
-        self.app = self.app.format_suffix(enabled);
-        self
-    }
-
-    /// Whether responses are compressed by `Accept-Encoding` (feature
-    /// `compression`). See [`AppBuilder::compression`].
-    ///
-    /// Default is on when the feature is enabled.
-    pub fn compression(mut self, enabled: bool) -> Self {
-        self.app = self.app.compression(enabled);
-        self
-    }
-
-    /// The smallest response body compressed, in bytes.
-    /// See [`AppBuilder::compression_threshold`].
-    ///
-    /// Default is 1 KiB.
-    pub fn compression_threshold(mut self, bytes: usize) -> Self {
-        self.app = self.app.compression_threshold(bytes);
+    /// Registers a user's [`Executor`] for routes scheduled on it. Naming
+    /// one `"biz"` replaces the business executor;
+    /// [`biz_threads`](Self::biz_threads) and [`biz_queue`](Self::biz_queue)
+    /// are then ignored. See [`AppBuilder::executor`].
+    pub fn executor(mut self, name: &str, executor: impl Executor) -> Self {
+        self.user_biz |= name == BIZ;
+        self.app = self.app.executor(name, executor);
         self
     }
 
@@ -270,11 +192,12 @@ impl Restlight {
 
     /// Worker threads of the business executor (named `restlight-biz-N`),
     /// which runs plain `fn` handlers and routes scheduled on `biz`; at most
-    /// this many handlers run there at once and 512 more may queue. Ignored
-    /// when an executor or scheduler named `"biz"` is registered. Zero is
-    /// treated as one.
+    /// this many handlers run there at once and [`biz_queue`](Self::biz_queue)
+    /// more may queue. Ignored when an executor or scheduler named `"biz"`
+    /// is registered. Zero is treated as one.
     ///
-    /// Default is twice the number of cores, and at least 4.
+    /// Default: the threads of [`Scheduler::default`], the application's
+    /// business executor.
     pub fn biz_threads(mut self, threads: usize) -> Self {
         self.options.biz_threads = Some(threads);
         self
@@ -285,7 +208,8 @@ impl Restlight {
     /// scheduler named `"biz"` is registered (set its
     /// [`Scheduler::queue`] instead).
     ///
-    /// Default is 512.
+    /// Default: [`DEFAULT_QUEUE`](restlight_core::DEFAULT_QUEUE), the queue
+    /// of [`Scheduler::default`].
     pub fn biz_queue(mut self, len: usize) -> Self {
         self.options.biz_queue = Some(len);
         self
@@ -482,7 +406,7 @@ impl Restlight {
     ///
     /// The business executor is the [`App`]'s default one (see
     /// [`Scheduler::default`]) unless one named `"biz"` was registered;
-    /// `biz_threads` applies to `run` and `start` only.
+    /// `biz_threads` and `biz_queue` apply to `run` and `start` only.
     ///
     /// # Errors
     /// [`restlight_core::Error::Startup`] when the routes do not compile

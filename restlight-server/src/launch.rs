@@ -8,7 +8,7 @@ use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 use restlight_core::{App, AppBuilder};
-use restlight_core::{Error, Result, Scheduler};
+use restlight_core::{Error, Result};
 use tokio::net::TcpListener;
 use tokio::sync::{oneshot, watch};
 
@@ -81,11 +81,9 @@ fn server_thread(
             return;
         }
     };
-    let app = if user_biz {
-        app
-    } else {
-        let biz = Scheduler::threads(options.biz_threads());
-        app.scheduler(BIZ, options.biz_queue.map_or(biz.clone(), |q| biz.queue(q)))
+    let app = match options.biz_scheduler() {
+        Some(biz) if !user_biz => app.scheduler(BIZ, biz),
+        _ => app,
     };
     let ops = actuator.map(OpsShared::new);
     let (app, mgmt) = attach_actuator(app, ops.as_ref());

@@ -8,6 +8,8 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::num::NonZeroUsize;
 use std::time::Duration;
 
+use restlight_core::Scheduler;
+
 use crate::limits::Limits;
 use crate::protect::Protection;
 
@@ -63,9 +65,19 @@ impl ServerOptions {
         self.io_threads.unwrap_or_else(cores).max(1)
     }
 
-    /// Business worker threads: the configured number, else `max(4, 2 x cores)`.
-    pub(crate) fn biz_threads(&self) -> usize {
-        self.biz_threads.unwrap_or_else(|| (2 * cores()).max(4)).max(1)
+    /// The business executor that [`biz_threads`](crate::Restlight::biz_threads)
+    /// and [`biz_queue`](crate::Restlight::biz_queue) ask for, or `None`
+    /// when neither is set: the application's default business executor
+    /// ([`Scheduler::default`]) is then the one that runs.
+    pub(crate) fn biz_scheduler(&self) -> Option<Scheduler> {
+        if self.biz_threads.is_none() && self.biz_queue.is_none() {
+            return None;
+        }
+        let biz = self.biz_threads.map_or_else(Scheduler::default, Scheduler::threads);
+        Some(match self.biz_queue {
+            Some(len) => biz.queue(len),
+            None => biz,
+        })
     }
 }
 

@@ -4,6 +4,8 @@
 mod support;
 
 use restlight_server::Actuator;
+#[cfg(feature = "access-log-file")]
+use support::toml_path;
 use support::{fetch, json, with_ping, TempFile};
 
 #[test]
@@ -12,7 +14,7 @@ fn an_actuator_enabled_by_the_file_answers_on_its_base_path() {
         "actuator.toml",
         "[server]\nio_threads = 1\n\n[actuator]\nbase_path = \"/ops\"\nexpose = [\"health\", \"config\"]\n",
     );
-    let server = with_ping().config_file(&toml.0).unwrap().ignore_env().start().unwrap();
+    let server = with_ping().config_file(toml.path()).unwrap().ignore_env().start().unwrap();
     let addr = server.local_addr();
     let health = fetch(addr, "/ops/health");
     assert_eq!(health.status, 200);
@@ -31,7 +33,7 @@ fn an_actuator_enabled_by_the_file_answers_on_its_base_path() {
 fn the_file_gives_the_code_actuator_a_port_of_its_own() {
     let toml = TempFile::new("mgmt.toml", "[actuator]\nport = 0\n");
     let code = Actuator::new().base_path("/manage").info("orders", "1.4.2");
-    let server = with_ping().actuator(code).config_file(&toml.0).unwrap().ignore_env().start().unwrap();
+    let server = with_ping().actuator(code).config_file(toml.path()).unwrap().ignore_env().start().unwrap();
     let mgmt = server.actuator_addr().expect("a management listener");
     assert_ne!(mgmt, server.local_addr());
     assert_eq!(fetch(mgmt, "/manage/health").status, 200);
@@ -43,7 +45,7 @@ fn the_file_gives_the_code_actuator_a_port_of_its_own() {
 #[test]
 fn enabled_false_in_the_file_turns_the_code_actuator_off() {
     let toml = TempFile::new("off.toml", "[actuator]\nenabled = false\n");
-    let server = with_ping().actuator(Actuator::new()).config_file(&toml.0).unwrap().ignore_env().start().unwrap();
+    let server = with_ping().actuator(Actuator::new()).config_file(toml.path()).unwrap().ignore_env().start().unwrap();
     assert_eq!(fetch(server.local_addr(), "/actuator/health").status, 404);
     assert!(server.actuator_addr().is_none());
     server.shutdown();
@@ -52,24 +54,23 @@ fn enabled_false_in_the_file_turns_the_code_actuator_off() {
 #[test]
 fn file_errors_name_the_key_at_config_file_or_at_start() {
     let bad = TempFile::new("bad.toml", "[actuator]\nbse_path = \"/ops\"\n");
-    let err = with_ping().config_file(&bad.0).unwrap_err();
+    let err = with_ping().config_file(bad.path()).unwrap_err();
     assert!(err.to_string().contains("`actuator.bse_path`"), "{err}");
     // Only known with the code's settings: at start.
     let half = TempFile::new("half.toml", "[actuator]\napp_name = \"orders\"\n");
-    let err = with_ping().config_file(&half.0).unwrap().ignore_env().start().unwrap_err();
+    let err = with_ping().config_file(half.path()).unwrap().ignore_env().start().unwrap_err();
     assert!(err.to_string().contains("`actuator.app_version`"), "{err}");
 }
 
 #[cfg(feature = "access-log-file")]
 #[test]
 fn an_access_log_file_configured_by_the_file_gets_a_line_per_request() {
-    let dir = std::env::temp_dir().join(format!("restlight-test-{}-access", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let toml = TempFile::new(
-        "log.toml",
-        &format!("[access_log]\ndirectory = {:?}\nfile_prefix = \"acc\"\n", dir.display().to_string()),
-    );
-    let server = with_ping().config_file(&toml.0).unwrap().ignore_env().start().unwrap();
+    let temp = tempfile::tempdir().expect("a temp dir");
+    // A directory that does not exist yet: the server creates it.
+    let dir = temp.path().join("logs");
+    let toml =
+        TempFile::new("log.toml", &format!("[access_log]\ndirectory = {}\nfile_prefix = \"acc\"\n", toml_path(&dir)));
+    let server = with_ping().config_file(toml.path()).unwrap().ignore_env().start().unwrap();
     assert_eq!(fetch(server.local_addr(), "/ping?from=file").text(), "pong");
     server.shutdown();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
@@ -88,14 +89,13 @@ fn an_access_log_file_configured_by_the_file_gets_a_line_per_request() {
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(text.contains("\"GET /ping?from=file HTTP/1.1\" 200 4 "), "{text:?}");
 }
 
 #[test]
 fn the_business_queue_from_the_file_sizes_the_started_executor() {
     let toml = TempFile::new("biz.toml", "[server]\nbiz_threads = 2\nbiz_queue = 7\n");
-    let server = with_ping().config_file(&toml.0).unwrap().ignore_env().start().unwrap();
+    let server = with_ping().config_file(toml.path()).unwrap().ignore_env().start().unwrap();
     let biz = server.executors().into_iter().find(|e| e.name == "biz").expect("the business executor");
     assert_eq!((biz.threads, biz.queue_capacity), (2, 7));
     server.shutdown();

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use restlight_core::{get, FailFast, Route, Scheduler};
-use support::{eventually, get_request, metrics, url, with_ping, Raw};
+use support::{eventually, get_request, h2c_client, metrics, url, with_ping, Raw};
 use tokio::sync::Semaphore;
 
 /// `GET /slow` on `executor`: counts its starts, then holds its worker slot
@@ -64,7 +64,7 @@ async fn reset_stream_removes_queued_work() {
         .route(gated("one", &gate, &started))
         .start()
         .unwrap();
-    let client = reqwest::Client::builder().http2_prior_knowledge().build().unwrap();
+    let client = h2c_client();
     let target = url(server.local_addr(), "/slow");
     let running = tokio::spawn(client.get(&target).send());
     while metrics(&server, "one").active == 0 {

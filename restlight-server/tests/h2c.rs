@@ -7,16 +7,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use restlight_core::get;
-use support::{h2_frame_types, url, with_ping, Raw, H2_EMPTY_SETTINGS, H2_GOAWAY, H2_PREFACE};
-
-fn h2_client() -> reqwest::Client {
-    reqwest::Client::builder().http2_prior_knowledge().build().unwrap()
-}
+use support::{h2_frame_types, h2c_client, url, with_ping, Raw, H2_EMPTY_SETTINGS, H2_GOAWAY, H2_PREFACE};
 
 #[tokio::test]
 async fn prior_knowledge_h2c_is_served_as_http2() {
     let server = with_ping().start().unwrap();
-    let response = h2_client().get(url(server.local_addr(), "/ping")).send().await.unwrap();
+    let response = h2c_client().get(url(server.local_addr(), "/ping")).send().await.unwrap();
     assert_eq!(response.version(), reqwest::Version::HTTP_2);
     assert_eq!(response.status(), 200);
     assert_eq!(response.text().await.unwrap(), "pong");
@@ -26,7 +22,7 @@ async fn prior_knowledge_h2c_is_served_as_http2() {
 #[tokio::test]
 async fn concurrent_streams_share_one_connection() {
     let server = with_ping().start().unwrap();
-    let client = h2_client();
+    let client = h2c_client();
     let target = url(server.local_addr(), "/ping");
     let requests = (0..32).map(|_| {
         let request = client.get(&target).send();
@@ -70,7 +66,7 @@ async fn reset_stream_drops_the_handler(executor: &str) {
         }))
         .start()
         .unwrap();
-    let client = h2_client();
+    let client = h2c_client();
     let hang = client.get(url(server.local_addr(), "/hang")).timeout(Duration::from_millis(200)).send().await;
     assert!(hang.is_err(), "the hanging request should have timed out");
 
@@ -119,7 +115,7 @@ async fn graceful_shutdown_lets_open_streams_finish() {
         }))
         .start()
         .unwrap();
-    let client = h2_client();
+    let client = h2c_client();
     let slow = tokio::spawn(client.get(url(server.local_addr(), "/slow")).send());
     started.notified().await;
 

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use restlight_core::{get, BoxFuture, Executor, Response};
-use support::{get_request, url, wait_refused, with_ping, Raw};
+use support::{get_request, thread_name, url, wait_refused, with_ping, Raw};
 use tokio::sync::Notify;
 
 /// `with_ping` plus `GET /slow`, which signals `started` and answers after `delay`.
@@ -102,10 +102,6 @@ async fn start_and_shutdown_work_inside_a_current_thread_runtime() {
     assert_eq!(body, "pong");
     // Blocking here is fine: the server does not need this runtime.
     server.shutdown();
-}
-
-fn thread_name() -> String {
-    std::thread::current().name().unwrap_or_default().to_owned()
 }
 
 #[test]

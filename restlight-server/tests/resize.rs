@@ -14,7 +14,7 @@ use std::time::Duration;
 use restlight_core::{get, Resize, ResizeError, Route, RuntimeExecutor, Scheduler};
 use restlight_server::{Actuator, Endpoint};
 use serde_json::{json, Value};
-use support::{eventually, fetch, get_request, json, metrics, with_ping, Raw, RawResponse};
+use support::{eventually, fetch, get_request, json, metrics, thread_name, with_ping, Raw, RawResponse};
 use tokio::sync::Semaphore;
 
 fn post(addr: SocketAddr, path: &str, body: &str) -> RawResponse {
@@ -77,11 +77,7 @@ fn resizing_is_not_served_unless_opted_in() {
 fn post_resizes_and_every_view_reports_the_new_sizes() {
     let server = with_ping()
         .scheduler("pool", Scheduler::threads(1).queue(4))
-        .route(
-            get("/where")
-                .scheduled("pool")
-                .handle(|_ctx| async { std::thread::current().name().unwrap_or_default().to_owned() }),
-        )
+        .route(get("/where").scheduled("pool").handle(|_ctx| async { thread_name() }))
         .actuator(writable())
         .start()
         .unwrap();

@@ -7,7 +7,7 @@ mod support;
 use bytes::Bytes;
 use futures_util::stream;
 use restlight_core::{get, post, Body, BodyStream, Event, HttpError, RequestContext, Sse};
-use support::{get_request, restlight, url, Raw};
+use support::{get_request, h2c_client, http1_client, restlight, url, Raw};
 
 const CHUNK: usize = 64 * 1024;
 const CHUNKS: usize = 160; // 10 MiB, past the 4 MiB aggregation default
@@ -54,10 +54,7 @@ fn upload_body() -> (reqwest::Body, String) {
 #[tokio::test]
 async fn a_streamed_upload_passes_the_aggregation_limit_over_http1_and_h2c() {
     let server = server();
-    for client in [
-        reqwest::Client::builder().http1_only().build().unwrap(),
-        reqwest::Client::builder().http2_prior_knowledge().build().unwrap(),
-    ] {
+    for client in [http1_client(), h2c_client()] {
         let (body, expected) = upload_body();
         let res = client.post(url(server.local_addr(), "/upload")).body(body).send().await.unwrap();
         assert_eq!(res.status(), 200);
@@ -96,7 +93,7 @@ fn a_streamed_download_is_chunked_on_http1() {
 #[tokio::test]
 async fn a_streamed_download_over_h2c() {
     let server = server();
-    let client = reqwest::Client::builder().http2_prior_knowledge().build().unwrap();
+    let client = h2c_client();
     let res = client.get(url(server.local_addr(), "/download")).send().await.unwrap();
     assert_eq!(res.version(), reqwest::Version::HTTP_2);
     assert_eq!(res.bytes().await.unwrap().len(), CHUNK * CHUNKS);

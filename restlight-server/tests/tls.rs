@@ -116,7 +116,7 @@ async fn tls_configured_from_a_toml_file_serves_https() {
     );
     let server = restlight()
         .route(get("/version").handle(|ctx: RequestContext| async move { format!("{:?}", ctx.version()) }))
-        .config_file(&toml.0)
+        .config_file(toml.path())
         .unwrap()
         .ignore_env()
         .start()
@@ -145,7 +145,7 @@ async fn client_certificates_required_by_the_file() {
     );
     let server = restlight()
         .route(get("/version").handle(|ctx: RequestContext| async move { format!("{:?}", ctx.version()) }))
-        .config_file(&toml.0)
+        .config_file(toml.path())
         .unwrap()
         .ignore_env()
         .start()

@@ -31,6 +31,11 @@ impl Drop for TestServer {
     }
 }
 
+/// The name of the thread this runs on.
+pub fn thread_name() -> String {
+    std::thread::current().name().unwrap_or_default().to_owned()
+}
+
 /// An HTTP/1.1 client.
 pub fn http1() -> reqwest::Client {
     reqwest::Client::builder().http1_only().build().unwrap()

@@ -27,7 +27,7 @@ pub(crate) struct Bound {
 
 impl Bound {
     fn applies(&self, ctx: &RequestContext) -> bool {
-        self.path.as_ref().map_or(true, |t| t.test(ctx.uri().path())) && self.request.as_ref().map_or(true, |p| p(ctx))
+        self.path.as_ref().is_none_or(|t| t.test(ctx.uri().path())) && self.request.as_ref().is_none_or(|p| p(ctx))
     }
 }
 
@@ -68,7 +68,7 @@ pub(crate) fn bind(all: &[Prepared], route: &RouteMeta<'_>, skip_all: bool, skip
     let pattern = [route_pattern(route.path)];
     all.iter()
         .filter(|p| !skip.contains(&p.reg.type_id))
-        .filter(|p| p.reg.route.as_ref().map_or(true, |pred| pred(route)))
+        .filter(|p| p.reg.route.as_ref().is_none_or(|pred| pred(route)))
         .filter_map(|p| {
             let decision = decide(p.includes.as_deref(), &p.excludes, &pattern);
             let affinity = decision.affinity();
@@ -142,7 +142,7 @@ impl Pipeline {
                     }
                 };
                 let mut res = res;
-                if failure.as_ref().map_or(true, |f| !f.is_panic()) {
+                if failure.as_ref().is_none_or(|f| !f.is_panic()) {
                     for i in (0..n).rev().filter(|i| ran(*i)) {
                         self.bound[i].interceptor.post(&head, &mut res).await;
                     }

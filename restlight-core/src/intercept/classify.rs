@@ -48,7 +48,7 @@ pub(crate) struct PathTest {
 impl PathTest {
     /// Whether the interceptor applies to `path`. Does not allocate.
     pub(crate) fn test(&self, path: &str) -> bool {
-        self.includes.as_ref().map_or(true, |inc| inc.iter().any(|p| p.matches(path)))
+        self.includes.as_ref().is_none_or(|inc| inc.iter().any(|p| p.matches(path)))
             && !self.excludes.iter().any(|p| p.matches(path))
     }
 
@@ -94,7 +94,7 @@ pub(crate) fn decide(includes: Option<&[AntPattern]>, excludes: &[AntPattern], r
     }
     let meets = |p: &AntPattern| route.iter().any(|r| p.intersects(r));
     let excludes: Vec<AntPattern> = excludes.iter().filter(|e| meets(e)).cloned().collect();
-    let covered = includes.map_or(true, |inc| route.iter().all(|r| inc.iter().any(|i| i.covers(r))));
+    let covered = includes.is_none_or(|inc| route.iter().all(|r| inc.iter().any(|i| i.covers(r))));
     // Rule 4.
     if excludes.is_empty() && covered {
         return Decision::Always;
@@ -234,7 +234,7 @@ mod tests {
             let rp = route_pattern(route);
             let decision = decide(inc.as_deref(), &exc, std::slice::from_ref(&rp));
             for path in paths.iter().filter(|p| rp.matches(p)) {
-                let full = inc.as_ref().map_or(true, |i| i.iter().any(|p| p.matches(path)))
+                let full = inc.as_ref().is_none_or(|i| i.iter().any(|p| p.matches(path)))
                     && !exc.iter().any(|p| p.matches(path));
                 let got = match &decision {
                     Decision::Always => true,

@@ -55,7 +55,7 @@ impl MatrixParams {
     pub fn first(&self, name: &str) -> Option<&str> {
         let mut found: Option<(usize, &str)> = None;
         for (seg, n, v) in &self.entries {
-            if n == name && found.map_or(true, |(s, _)| s != *seg) {
+            if n == name && found.is_none_or(|(s, _)| s != *seg) {
                 found = Some((*seg, v));
             }
         }

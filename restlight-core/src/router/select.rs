@@ -118,7 +118,7 @@ impl Group {
                 }
             };
             let rank = (consumed, score, produce.is_some_and(|m| !m.is_wildcard()));
-            if best.as_ref().map_or(true, |(b, _, _)| rank > *b) {
+            if best.as_ref().is_none_or(|(b, _, _)| rank > *b) {
                 best = Some((rank, route, produce));
             }
         }

@@ -551,6 +551,6 @@ impl OpsShared {
         access_log: Option<&super::AccessLog>,
     ) {
         let _ = self.app.set(app.clone());
-        let _ = self.config.set(crate::config::effective(options, Some(&self.settings), access_log));
+        let _ = self.config.set(crate::config::effective(options, Some(app), Some(&self.settings), access_log));
     }
 }

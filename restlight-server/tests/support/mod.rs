@@ -4,6 +4,7 @@
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpStream};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use restlight_core::get;
@@ -241,30 +242,47 @@ pub fn h2_frame_types(mut bytes: &[u8]) -> Vec<u8> {
     types
 }
 
-/// A file under the temp dir with the given text, removed on drop.
+/// A temporary file holding `text`, removed on drop; its name ends with
+/// `name`.
 #[derive(Debug)]
-pub struct TempFile(pub std::path::PathBuf);
+pub struct TempFile(tempfile::NamedTempFile);
 
 impl TempFile {
     pub fn new(name: &str, text: &str) -> Self {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let n = N.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!("restlight-test-{}-{n}-{name}", std::process::id()));
-        std::fs::write(&path, text).expect("write a temp file");
-        Self(path)
+        let mut file =
+            tempfile::Builder::new().prefix("restlight-test-").suffix(name).tempfile().expect("create a temp file");
+        file.write_all(text.as_bytes()).expect("write a temp file");
+        Self(file)
+    }
+
+    pub fn path(&self) -> &Path {
+        self.0.path()
     }
 
     /// The path as a TOML string.
     pub fn toml(&self) -> String {
-        format!("{:?}", self.0.display().to_string())
+        toml_path(self.path())
     }
 }
 
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
+/// `path` as a TOML string.
+pub fn toml_path(path: &Path) -> String {
+    format!("{:?}", path.display().to_string())
+}
+
+/// The name of the thread this runs on.
+pub fn thread_name() -> String {
+    std::thread::current().name().unwrap_or_default().to_owned()
+}
+
+/// An HTTP/1.1 client.
+pub fn http1_client() -> reqwest::Client {
+    reqwest::Client::builder().http1_only().build().expect("an HTTP/1.1 client")
+}
+
+/// An h2c client (HTTP/2 with prior knowledge).
+pub fn h2c_client() -> reqwest::Client {
+    reqwest::Client::builder().http2_prior_knowledge().build().expect("an h2c client")
 }
 
 /// `GET path` on a connection of its own.

@@ -1,0 +1,141 @@
+//! The keys a configuration file and the environment may set: one struct
+//! per table, each key optional, and how a later source overrides an
+//! earlier one key by key.
+
+use std::net::IpAddr;
+use std::path::PathBuf;
+
+use serde::Deserialize;
+
+/// Defines a table once: the struct (every key an `Option`, unknown keys
+/// refused) and its `overlay`, which lists every key, so a key added to the
+/// table is overlaid too.
+macro_rules! section {
+    ($(#[$meta:meta])* $name:ident { $($field:ident: $ty:ty),* $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Default, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub(crate) struct $name {
+            $(pub(super) $field: Option<$ty>,)*
+        }
+
+        impl $name {
+            /// The keys set in `over` replace these.
+            pub(super) fn overlay(self, over: Self) -> Self {
+                Self { $($field: over.$field.or(self.$field)),* }
+            }
+        }
+    };
+}
+
+/// A configuration file: a `[server]` table and the optional `[actuator]`,
+/// `[access_log]` and `[tls]` tables (a present table turns its feature on
+/// unless it says `enabled = false`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FileConfig {
+    #[serde(default)]
+    pub(crate) server: ServerSection,
+    pub(crate) actuator: Option<ActuatorSection>,
+    pub(crate) access_log: Option<AccessLogSection>,
+    pub(crate) tls: Option<TlsSection>,
+}
+
+impl FileConfig {
+    /// `over`'s keys replace these.
+    pub(crate) fn overlay(self, over: Self) -> Self {
+        Self {
+            server: self.server.overlay(over.server),
+            actuator: overlay_table(self.actuator, over.actuator, ActuatorSection::overlay),
+            access_log: overlay_table(self.access_log, over.access_log, AccessLogSection::overlay),
+            tls: overlay_table(self.tls, over.tls, TlsSection::overlay),
+        }
+    }
+}
+
+fn overlay_table<T>(base: Option<T>, over: Option<T>, f: fn(T, T) -> T) -> Option<T> {
+    match (base, over) {
+        (Some(base), Some(over)) => Some(f(base, over)),
+        (base, over) => over.or(base),
+    }
+}
+
+section! {
+    /// Every server option, each optional; the names are the builder's setters
+    /// (durations in milliseconds, with an `_ms` suffix).
+    ServerSection {
+        port: u16,
+        bind: IpAddr,
+        io_threads: usize,
+        biz_threads: usize,
+        shutdown_timeout_ms: u64,
+        header_read_timeout_ms: u64,
+        idle_timeout_ms: u64,
+        max_header_size: usize,
+        h2_max_concurrent_streams: u32,
+        max_headers: usize,
+        h2_initial_stream_window_size: u32,
+        h2_initial_connection_window_size: u32,
+        h2_keep_alive_interval_ms: u64,
+        h2_keep_alive_timeout_ms: u64,
+        h2_max_pending_accept_reset_streams: usize,
+        h2_max_local_error_reset_streams: usize,
+        body_read_timeout_ms: u64,
+        write_timeout_ms: u64,
+        max_connections: usize,
+        max_connections_per_second: u32,
+        allow_ips: Vec<String>,
+        max_body_size: usize,
+        biz_queue: usize,
+        default_scheduler: String,
+        compression: bool,
+        compression_threshold: usize,
+        format_parameter: String,
+        format_suffix: bool,
+    }
+}
+
+section! {
+    /// The `[actuator]` table: the [`Actuator`](crate::Actuator) builder's
+    /// settings but the health checks.
+    ActuatorSection {
+        enabled: bool,
+        base_path: String,
+        port: u16,
+        expose: Vec<String>,
+        allow_executor_resize: bool,
+        app_name: String,
+        app_version: String,
+    }
+}
+
+section! {
+    /// The `[access_log]` table: on or off, and the daily file (feature
+    /// `access-log-file`).
+    AccessLogSection {
+        enabled: bool,
+        directory: PathBuf,
+        file_prefix: String,
+    }
+}
+
+section! {
+    /// The `[tls]` table (feature `tls`): PEM files and options.
+    TlsSection {
+        enabled: bool,
+        cert_file: PathBuf,
+        key_file: PathBuf,
+        client_ca_file: PathBuf,
+        client_auth: ClientAuthSetting,
+        handshake_timeout_ms: u64,
+    }
+}
+
+/// `tls.client_auth`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum ClientAuthSetting {
+    Required,
+    Optional,
+    None,
+}
