@@ -12,17 +12,15 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use syn::{Data, DeriveInput, Fields, LitStr};
 
-use crate::attr;
+use crate::args;
 use crate::ctxt::{with_help, Ctxt, Spans};
 use crate::expand::{param_source, read_value};
-use crate::model::{default_name, Source};
+use crate::helpers::{self, list, Helper, Place, TABLE};
+use crate::model::{default_name, Source, Spanned};
 use crate::parse::explicit_name;
+use crate::slot::Slot;
 use crate::ty;
 use crate::validate::{bad_header_name, PATH_DEFAULT};
-
-/// The sources a field may name (`#[context]` and `#[bean_param]` cannot).
-const FIELD_SOURCES: [Source; 6] =
-    [Source::Path, Source::Query, Source::Header, Source::Cookie, Source::Matrix, Source::Form];
 
 struct Field {
     ident: syn::Ident,
@@ -83,60 +81,72 @@ fn fields(cx: &mut Ctxt, input: &DeriveInput) -> Vec<Field> {
 
 fn field(cx: &mut Ctxt, f: &syn::Field) -> Option<Field> {
     let ident = f.ident.clone()?;
-    let mut sources: Vec<(Source, &syn::Attribute)> = Vec::new();
+    let mut source: Slot<Source> = Slot::default();
     let mut names: Vec<LitStr> = Vec::new();
-    let mut defaults: Vec<LitStr> = Vec::new();
+    let mut default: Slot<LitStr> = Slot::default();
+    let mut failed = false;
     for a in &f.attrs {
-        let Some(name) = a.path().get_ident().map(ToString::to_string) else { continue };
-        if let Some(source) = FIELD_SOURCES.into_iter().find(|s| s.attr_name() == name) {
-            sources.push((source, a));
-            names.extend(explicit_name(cx, a, source, "the field's name"));
-        } else if name == "default_value" {
-            defaults.extend(cx.ok(attr::required_lit(a, "the value used when absent", "#[default_value(\"20\")]")));
-        } else if name == "context" || name == "bean_param" {
-            cx.error(
-                Spans::of(a),
-                with_help(
-                    format!("`#[{name}]` cannot be used on a field of a `BeanParam`"),
-                    "a bean's fields are read from the request: use `#[query_param]`, `#[header_param]`, ..., \
-                     and take the context or the other bean as parameters of the handler",
-                ),
-            );
-            return None;
+        // The derive's helpers are written bare.
+        let Some(helper) = a.path().get_ident().and_then(|_| helpers::helper(a)) else { continue };
+        match helper {
+            Helper::Source(s) if helper.may_stand(Place::BeanField) => {
+                names.extend(explicit_name(cx, a, s, "the field's name"));
+                source.set_or_else(cx, Spanned::new(s, Spans::of(a)), |_| {
+                    failed = true;
+                    (
+                        "a field has one source".to_owned(),
+                        "keep one source attribute: the others would never be read".to_owned(),
+                    )
+                });
+            }
+            Helper::Source(_) => {
+                let name = helper.name();
+                cx.error(
+                    Spans::of(a),
+                    with_help(
+                        format!("`#[{name}]` cannot be used on a field of a `BeanParam`"),
+                        "a bean's fields are read from the request: use `#[query_param]`, `#[header_param]`, ..., \
+                         and take the context or the other bean as parameters of the handler",
+                    ),
+                );
+                return None;
+            }
+            Helper::DefaultValue => {
+                let lit = args::required_lit(a, "the value used when absent", "#[default_value(\"20\")]");
+                if let Some(lit) = cx.ok(lit) {
+                    let span = lit.span();
+                    default.set(cx, helper, Spans::of(a), Spanned::new(lit, span));
+                }
+            }
+            _ => {}
         }
     }
-    let list = || FIELD_SOURCES.iter().map(|s| format!("`#[{}]`", s.attr_name())).collect::<Vec<_>>().join(", ");
-    let (source, first) = match sources.as_slice() {
-        [] => {
-            cx.error(
-                Spans::of(f),
-                with_help(
-                    format!("the field `{ident}` does not say where it comes from"),
-                    format!("put one of {} on it", list()),
-                ),
-            );
-            return None;
-        }
-        [one] => *one,
-        [_, (_, second), ..] => {
-            cx.error(
-                Spans::of(*second),
-                with_help("a field has one source", "keep one source attribute: the others would never be read"),
-            );
-            return None;
-        }
+    let Some(Spanned { value: source, span: first }) = source.into_inner() else {
+        let sources: Vec<&str> = TABLE
+            .iter()
+            .filter(|e| matches!(e.helper, Helper::Source(_)) && e.places.contains(&Place::BeanField))
+            .map(|e| e.name)
+            .collect();
+        cx.error(
+            Spans::of(f),
+            with_help(
+                format!("the field `{ident}` does not say where it comes from"),
+                format!("put one of {} on it", list(&sources)),
+            ),
+        );
+        return None;
     };
-    if let Some(extra) = defaults.get(1) {
-        cx.error(extra.span(), with_help("`#[default_value]` is given twice", "keep one default value"));
+    if failed {
+        return None;
     }
-    let default = defaults.into_iter().next();
+    let default = default.into_inner().map(|d| d.value);
     if let (Source::Path, Some(d)) = (source, &default) {
         cx.error(d.span(), with_help(PATH_DEFAULT.0, PATH_DEFAULT.1));
     }
     let name = names.first().map_or_else(|| default_name(&ident, Some(source)), LitStr::value);
     if source == Source::Header {
         if let Some(e) = bad_header_name(&name) {
-            cx.error(Spans::of(first), e);
+            cx.error(first, e);
         }
     }
     Some(Field { ident, ty: f.ty.clone(), source, name, default })

@@ -6,6 +6,7 @@ use quote::{quote, ToTokens};
 use syn::{parse_quote, Attribute, Item};
 
 use crate::ctxt::{with_help, Ctxt};
+use crate::helpers::{self, Place};
 use crate::model::HttpMethod;
 use crate::{expand, parse, validate};
 
@@ -102,16 +103,33 @@ pub(crate) fn interceptor(args: TokenStream, input: TokenStream) -> TokenStream 
     }
 }
 
-/// `#[produces]`, `#[consumes]` or `#[scheduled]` where no Restlight macro
-/// reads it: above the route attribute, or on an unrelated item.
+/// A helper (`#[produces]`, `#[timeout]`, ...) where no Restlight macro
+/// reads it: above the route attribute, or on an unrelated item. The help
+/// line says where the helper table lets it stand.
 pub(crate) fn misplaced(helper: &str, input: TokenStream) -> TokenStream {
+    let places = helpers::by_name(helper).map_or(&[][..], |e| e.places);
+    let mut readers = Vec::new();
+    let mut spots = Vec::new();
+    if places.iter().any(|p| matches!(p, Place::Impl | Place::Method)) {
+        readers.push("`#[restlight::path]`");
+    }
+    if places.contains(&Place::Impl) {
+        spots.push("below `#[restlight::path(..)]` on an impl block".to_owned());
+    }
+    if places.contains(&Place::Method) && !places.contains(&Place::Impl) {
+        spots.push("on a method of a `#[restlight::path(..)]` impl block".to_owned());
+    }
+    if places.contains(&Place::FreeFn) {
+        readers.push("`#[restlight::get]` (`post`, `put`, ...)");
+        spots.push("below `#[restlight::get(..)]` on a function".to_owned());
+    }
     with_error(
         input,
         syn::Error::new(
             proc_macro2::Span::call_site(),
             with_help(
-                format!("`#[{helper}]` is read by `#[restlight::path]` or `#[restlight::get]` (`post`, `put`, ...), which must come first"),
-                format!("write `#[{helper}(..)]` below `#[restlight::path(..)]` on an impl block, or below `#[restlight::get(..)]` on a function"),
+                format!("`#[{helper}]` is read by {}, which must come first", readers.join(" or ")),
+                format!("write `#[{helper}(..)]` {}", spots.join(", or ")),
             ),
         ),
     )

@@ -31,7 +31,8 @@ use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned as _;
 use syn::Type;
 
-use crate::model::{Owner, Param, Receiver, Resource, Route, Scheduler, Source, Spanned};
+use crate::model::{Owner, Param, Receiver, Resource, Route, Scheduler, Source};
+use crate::settings::Resolved;
 use crate::template;
 use crate::ty::{self, ContextShape, ValueShape};
 
@@ -123,7 +124,7 @@ fn route(route: &Route, res: Option<&Resource>) -> TokenStream {
                         }
                     }
                 });
-                if param.valid.is_empty() {
+                if !param.valid.is_set() {
                     entity(&p, &param_ty, &meta)
                 } else {
                     let read = entity(&p, &param_ty, &meta);
@@ -292,7 +293,7 @@ fn param_meta(param: &Param, fix: &impl Fn(&Type) -> Type) -> TokenStream {
         }
         .to_owned()
     });
-    let default = match param.defaults.first() {
+    let default = match param.default.value() {
         Some(lit) => quote!(::core::option::Option::Some(#lit)),
         None => quote!(::core::option::Option::None),
     };
@@ -310,7 +311,7 @@ fn param_meta(param: &Param, fix: &impl Fn(&Type) -> Type) -> TokenStream {
 /// The route's full path template: the impl block's `#[path]` joined with
 /// the method's.
 fn descriptor_path(route: &Route, res: Option<&Resource>) -> String {
-    let parts = res.and_then(|r| r.base.as_ref()).into_iter().chain(route.paths.first());
+    let parts = res.and_then(|r| r.base.as_ref()).into_iter().chain(&route.path);
     template::join(parts.map(|t| t.pieces.as_slice()))
 }
 
@@ -330,52 +331,41 @@ pub(crate) fn param_source(source: Option<Source>) -> TokenStream {
 }
 
 fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenStream {
-    let method = route.methods[0].value.as_str();
+    let method = route.method.value.as_str();
     let path = descriptor_path(route, res);
-    let settings = |pick: fn(&crate::model::Settings) -> Option<&Vec<String>>| {
-        pick(&route.settings).or_else(|| res.and_then(|r| pick(&r.settings))).cloned().unwrap_or_default()
-    };
-    let produces = settings(|s| s.produces.first().map(|x| &x.value));
-    let consumes = settings(|s| s.consumes.first().map(|x| &x.value));
-    let scheduled =
-        route.settings.scheduled.first().or_else(|| res.and_then(|r| r.settings.scheduled.first())).map(|s| &s.value);
-    let scheduler = match scheduled {
+    let settings = &route.settings;
+    let media = |list: &Option<Resolved<Vec<String>>>| list.as_ref().map(|l| l.value.clone()).unwrap_or_default();
+    let (produces, consumes) = (media(&settings.produces), media(&settings.consumes));
+    let scheduler = match settings.scheduled.as_ref().map(|s| &s.value) {
         None => quote!(Default),
         Some(Scheduler::Io) => quote!(Io),
         Some(Scheduler::Biz) => quote!(Biz),
         Some(Scheduler::Named(name)) => quote!(Named(#name)),
     };
-    let max_body =
-        route.settings.max_body.first().or_else(|| res.and_then(|r| r.settings.max_body.first())).map(|s| s.value);
-    let max_body = match max_body {
+    let max_body = match &settings.max_body {
         // A limit past the address space is no limit.
-        Some(n) => quote!(::core::option::Option::Some(#p::body_limit(#n))),
+        Some(n) => {
+            let n = n.value;
+            quote!(::core::option::Option::Some(#p::body_limit(#n)))
+        }
         None => quote!(::core::option::Option::None),
     };
-    let timeout =
-        route.settings.timeout.first().or_else(|| res.and_then(|r| r.settings.timeout.first())).map(|s| s.value);
-    let timeout = match timeout {
-        Some(ms) => quote!(::core::option::Option::Some(::core::time::Duration::from_millis(#ms))),
+    let timeout = match &settings.timeout {
+        Some(ms) => {
+            let ms = ms.value;
+            quote!(::core::option::Option::Some(::core::time::Duration::from_millis(#ms)))
+        }
         None => quote!(::core::option::Option::None),
     };
-    let pick = |own: fn(&crate::model::Settings) -> Option<&Spanned<String>>| {
-        own(&route.settings).or_else(|| res.and_then(|r| own(&r.settings))).map(|s| s.value.clone())
-    };
-    let both = pick(|s| s.serializer.first());
-    let response = pick(|s| s.response_serializer.first()).or_else(|| both.clone());
-    let entity_codec = route.params.iter().find_map(|p| p.request_serializer.first()).map(|s| s.value.clone());
-    let request = entity_codec.or_else(|| pick(|s| s.request_serializer.first())).or(both);
-    let option = |v: Option<String>| match v {
-        Some(s) => quote!(::core::option::Option::Some(#s)),
+    let codec = |v: &Option<Resolved<String>>| match v {
+        Some(s) => {
+            let s = &s.value;
+            quote!(::core::option::Option::Some(#s))
+        }
         None => quote!(::core::option::Option::None),
     };
-    let (response, request) = (option(response), option(request));
-    let compress = route
-        .settings
-        .compress
-        .first()
-        .or_else(|| res.and_then(|r| r.settings.compress.first()))
-        .is_none_or(|c| c.value);
+    let (response, request) = (codec(&settings.response_serializer), codec(&settings.request_serializer));
+    let compress = settings.compress();
     let blocking = !route.is_async;
     let ident = route.ident.to_string();
     let ident = ident.strip_prefix("r#").unwrap_or(&ident);
@@ -392,7 +382,7 @@ fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenSt
         None => (ident.to_owned(), quote!(::core::option::Option::None), quote!(::core::option::Option::None)),
     };
     let line = quote_spanned!(route.fn_span=> ::core::line!());
-    let opt_out = opt_out(route, res, p);
+    let opt_out = opt_out(route, p);
     quote! {
         #p::RouteDescriptor {
             method: #method,
@@ -419,14 +409,12 @@ fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenSt
 }
 
 /// The interceptors a route declines: its own and its impl block's opt-outs.
-fn opt_out(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenStream {
-    let own = &route.settings.interceptors;
-    let inherited = res.map(|r| &r.settings.interceptors);
-    let all = own.none.is_some() || inherited.is_some_and(|i| i.none.is_some());
-    let types = own
-        .skip
+fn opt_out(route: &Route, p: &TokenStream) -> TokenStream {
+    let all = route.settings.no_interceptors.is_some();
+    let types = route
+        .settings
+        .skip_interceptors
         .iter()
-        .chain(inherited.into_iter().flat_map(|i| i.skip.iter()))
         .map(|path| quote_spanned!(path.span()=> ::std::any::TypeId::of::<#path> as fn() -> ::std::any::TypeId));
     quote! {
         #p::OptOut { all: #all, types: &[#(#types),*] }

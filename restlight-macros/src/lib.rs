@@ -46,7 +46,8 @@
 //! # Compile-time checks
 //!
 //! Every mistake is reported at once, at the token at fault, with a `help:`
-//! line: malformed templates and regexes, duplicate variables, a
+//! line: malformed templates and regexes, duplicate variables, an attribute
+//! written twice on one item (`#[timeout]`, `#[default_value]`, ...), a
 //! `#[path_param]` naming no variable, two entities, unknown or misplaced
 //! attributes, receivers other than `&self`, `#[scheduled(io)]` on a plain
 //! `fn`, and parameter types that cannot be read from text (reported on the
@@ -60,14 +61,19 @@
 //! stderr, or `RESTLIGHT_MACROS_DEBUG=UserResource` for those whose
 //! description contains the text.
 
-mod attr;
+mod args;
 mod bean;
 mod ctxt;
 mod entry;
 mod expand;
+mod helpers;
 mod interceptor;
 mod model;
 mod parse;
+mod quantity;
+mod settings;
+mod slot;
+mod suggest;
 mod template;
 mod ty;
 mod validate;
@@ -83,7 +89,7 @@ use crate::model::HttpMethod;
 /// the resource is one instance shared by all requests, registered with
 /// `.resource(value)` or built with `Default`.
 ///
-/// ```ignore
+/// ```
 /// use restlight::prelude::*;
 ///
 /// #[derive(Default)]
@@ -98,6 +104,10 @@ use crate::model::HttpMethod;
 ///         format!("{salute}, {name}!")
 ///     }
 /// }
+///
+/// let client = Restlight::new().mock().unwrap();
+/// assert_eq!(client.get("/greet/Ada").send_blocking().text(), "Hello, Ada!");
+/// assert_eq!(client.get("/greet/Ada?salute=Hi").send_blocking().text(), "Hi, Ada!");
 /// ```
 #[proc_macro_attribute]
 pub fn path(args: TokenStream, item: TokenStream) -> TokenStream {
@@ -111,7 +121,7 @@ pub fn path(args: TokenStream, item: TokenStream) -> TokenStream {
 /// `[]` is no path), `excludes = ["/api/health"]` (excludes win), `order = 10`
 /// (lower runs first; default 0).
 ///
-/// ```ignore
+/// ```
 /// use restlight::prelude::*;
 ///
 /// #[derive(Default)]
@@ -120,9 +130,22 @@ pub fn path(args: TokenStream, item: TokenStream) -> TokenStream {
 /// #[restlight::interceptor(includes = ["/api/**"], order = 10)]
 /// impl Interceptor for Auth {
 ///     async fn pre_handle(&self, ctx: &mut RequestContext) -> ControlFlow<Response> {
-///         ControlFlow::Continue(())
+///         if ctx.headers().contains_key("authorization") {
+///             ControlFlow::Continue(())
+///         } else {
+///             ControlFlow::Break(ResponseBuilder::new(StatusCode::UNAUTHORIZED).body("sign in first").into_response())
+///         }
 ///     }
 /// }
+///
+/// #[restlight::get("/api/me")]
+/// async fn me() -> &'static str {
+///     "me"
+/// }
+///
+/// let client = Restlight::new().mock().unwrap();
+/// assert_eq!(client.get("/api/me").send_blocking().status(), 401);
+/// assert_eq!(client.get("/api/me").header("authorization", "Bearer x").send_blocking().text(), "me");
 /// ```
 #[proc_macro_attribute]
 pub fn interceptor(args: TokenStream, item: TokenStream) -> TokenStream {
@@ -133,7 +156,7 @@ pub fn interceptor(args: TokenStream, item: TokenStream) -> TokenStream {
 /// are read from, for `#[bean_param]` handler parameters (the `@BeanParam`
 /// of JAX-RS).
 ///
-/// ```ignore
+/// ```
 /// use restlight::prelude::*;
 ///
 /// #[derive(BeanParam)]
@@ -146,8 +169,12 @@ pub fn interceptor(args: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// #[restlight::get("/shops/{shop}/items")]
 /// async fn items(#[bean_param] page: Paging) -> String {
-///     format!("{} items of {} from {:?}", page.limit, page.shop, page.offset)
+///     format!("{} items of {} from {:?} for {:?}", page.limit, page.shop, page.offset, page.tenant)
 /// }
+///
+/// let client = Restlight::new().mock().unwrap();
+/// let res = client.get("/shops/north/items?offset=40").header("X-Tenant", "acme").send_blocking();
+/// assert_eq!(res.text(), r#"20 items of north from Some(40) for Some("acme")"#);
 /// ```
 #[proc_macro_derive(
     BeanParam,
@@ -174,7 +201,7 @@ macro_rules! method_macros {
         /// Inside a `#[restlight::path]` impl block, write the bare attribute on
         /// a method instead; the sub-path is optional there.
         ///
-        /// ```ignore
+        /// ```
         /// use restlight::prelude::*;
         ///
         #[doc = concat!("#[restlight::", stringify!($name), "(\"/hello/{name}\")]")]
@@ -182,6 +209,10 @@ macro_rules! method_macros {
         /// async fn hello(#[path_param] name: String) -> String {
         ///     format!("Hello {name}!")
         /// }
+        ///
+        /// let client = Restlight::new().mock().unwrap();
+        #[doc = concat!("let res = client.request(restlight::http::Method::", $verb, ", \"/hello/Ada\").send_blocking();")]
+        /// assert_eq!(res.status(), 200);
         /// ```
         #[proc_macro_attribute]
         pub fn $name(args: TokenStream, item: TokenStream) -> TokenStream {
@@ -201,16 +232,16 @@ method_macros! {
 }
 
 macro_rules! helper_macros {
-    ($($name:ident),*) => {$(
+    ($($name:ident => $example:literal;)*) => {$(
         #[doc = concat!("`#[", stringify!($name), "(..)]` is read by `#[restlight::path]` or `#[restlight::get]` (and the other methods) and must be written below them.")]
         ///
         /// This attribute macro only runs when it is misplaced (above the route
         /// attribute, or on an item without one) and reports where it belongs.
         ///
-        /// ```ignore
-        /// #[restlight::get("/hello")]
-        #[doc = concat!("#[", stringify!($name), "(..)]")]
-        /// async fn hello() -> &'static str { "hello" }
+        /// ```
+        /// use restlight::prelude::*;
+        ///
+        #[doc = $example]
         /// ```
         #[proc_macro_attribute]
         pub fn $name(_args: TokenStream, item: TokenStream) -> TokenStream {
@@ -219,17 +250,101 @@ macro_rules! helper_macros {
     )*};
 }
 
-helper_macros!(
-    produces,
-    consumes,
-    scheduled,
-    max_body,
-    timeout,
-    no_interceptors,
-    skip_interceptor,
-    exception_handler,
-    serializer,
-    request_serializer,
-    response_serializer,
-    compress
-);
+helper_macros! {
+    produces => r#"#[restlight::get("/hello")]
+#[produces("text/plain")]
+async fn hello() -> &'static str { "hello" }
+
+let client = Restlight::new().mock().unwrap();
+assert_eq!(client.get("/hello").send_blocking().header("content-type"), Some("text/plain"));"#;
+    consumes => r#"#[restlight::post("/echo")]
+#[consumes("text/plain")]
+async fn echo(body: String) -> String { body }
+
+let client = Restlight::new().mock().unwrap();
+let res = client.post("/echo").header("content-type", "application/json").body("{}").send_blocking();
+assert_eq!(res.status(), 415);"#;
+    scheduled => r#"#[restlight::get("/report")]
+#[scheduled(biz)]
+fn report() -> &'static str { "done" }
+
+let client = Restlight::new().mock().unwrap();
+assert_eq!(client.get("/report").send_blocking().text(), "done");"#;
+    max_body => r#"#[restlight::post("/upload")]
+#[max_body("4B")]
+async fn upload(body: String) -> String { body }
+
+let client = Restlight::new().mock().unwrap();
+assert_eq!(client.post("/upload").body("abc").send_blocking().text(), "abc");
+assert_eq!(client.post("/upload").body("abcdef").send_blocking().status(), 413);"#;
+    timeout => r#"#[restlight::get("/slow")]
+#[timeout("2s")]
+async fn slow() -> &'static str { "done" }
+
+let client = Restlight::new().mock().unwrap();
+assert_eq!(client.get("/slow").send_blocking().text(), "done");"#;
+    no_interceptors => r#"#[restlight::get("/health")]
+#[no_interceptors]
+async fn health() -> &'static str { "up" }
+
+let client = Restlight::new().mock().unwrap();
+assert_eq!(client.get("/health").send_blocking().text(), "up");"#;
+    skip_interceptor => r#"#[derive(Default)]
+struct Audit;
+impl Interceptor for Audit {}
+
+#[restlight::get("/health")]
+#[skip_interceptor(Audit)]
+async fn health() -> &'static str { "up" }
+
+let client = Restlight::new().interceptor(Audit).mock().unwrap();
+assert_eq!(client.get("/health").send_blocking().text(), "up");"#;
+    exception_handler => r#"#[derive(Debug)]
+struct Missing;
+impl std::fmt::Display for Missing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str("missing") }
+}
+impl std::error::Error for Missing {}
+
+#[derive(Default)]
+struct Notes;
+
+#[restlight::path("/notes")]
+impl Notes {
+    #[get]
+    async fn list(&self) -> Result<String, Missing> { Err(Missing) }
+
+    #[exception_handler]
+    fn on_missing(&self, _e: &Missing) -> (StatusCode, &'static str) {
+        (StatusCode::NOT_FOUND, "no notes")
+    }
+}
+
+let client = Restlight::new().mock().unwrap();
+let res = client.get("/notes").send_blocking();
+assert_eq!((res.status(), res.text()), (StatusCode::NOT_FOUND, "no notes".to_owned()));"#;
+    serializer => r#"#[restlight::get("/hello")]
+#[serializer("json")]
+async fn hello() -> Vec<u32> { vec![1, 2] }
+
+let client = Restlight::new().mock().unwrap();
+assert_eq!(client.get("/hello").send_blocking().text(), "[1,2]");"#;
+    request_serializer => r#"#[restlight::post("/sum")]
+#[request_serializer("json")]
+async fn sum(numbers: Vec<u32>) -> String { numbers.iter().sum::<u32>().to_string() }
+
+let client = Restlight::new().mock().unwrap();
+assert_eq!(client.post("/sum").body("[1,2]").send_blocking().text(), "3");"#;
+    response_serializer => r#"#[restlight::get("/hello")]
+#[response_serializer("json")]
+async fn hello() -> Vec<u32> { vec![1, 2] }
+
+let client = Restlight::new().mock().unwrap();
+assert_eq!(client.get("/hello").send_blocking().text(), "[1,2]");"#;
+    compress => r#"#[restlight::get("/hello")]
+#[compress(false)]
+async fn hello() -> &'static str { "hello" }
+
+let client = Restlight::new().mock().unwrap();
+assert_eq!(client.get("/hello").send_blocking().text(), "hello");"#;
+}

@@ -1,12 +1,15 @@
 //! What the parser understood, with the span of everything a user can get
-//! wrong. `parse` builds it faithfully (two method attributes are two entries
-//! here), `validate` judges it, `expand` turns a valid one into code.
+//! wrong. `parse` builds it (a second occurrence of a single-valued attribute
+//! is reported there and dropped), and resolves each route's settings;
+//! `validate` judges it, `expand` turns a valid one into code.
 
 use proc_macro2::Span;
-
-use crate::ctxt::Spans;
 use syn::{Attribute, Ident, LitStr, Type};
 
+use crate::ctxt::Spans;
+use crate::helpers::Helper;
+use crate::settings::Effective;
+use crate::slot::Slot;
 use crate::template::Template;
 
 /// A value and the span of the tokens it was read from.
@@ -35,20 +38,9 @@ pub(crate) enum HttpMethod {
 }
 
 impl HttpMethod {
-    pub(crate) const ALL: [Self; 7] =
-        [Self::Get, Self::Post, Self::Put, Self::Delete, Self::Patch, Self::Head, Self::Options];
-
     /// The attribute's name: `get`.
     pub(crate) fn attr_name(self) -> &'static str {
-        match self {
-            Self::Get => "get",
-            Self::Post => "post",
-            Self::Put => "put",
-            Self::Delete => "delete",
-            Self::Patch => "patch",
-            Self::Head => "head",
-            Self::Options => "options",
-        }
+        Helper::Method(self).name()
     }
 
     /// The method as sent on the wire: `GET`.
@@ -63,10 +55,6 @@ impl HttpMethod {
             Self::Options => "OPTIONS",
         }
     }
-
-    pub(crate) fn from_attr_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|m| m.attr_name() == name)
-    }
 }
 
 /// `#[scheduled(..)]`.
@@ -75,32 +63,6 @@ pub(crate) enum Scheduler {
     Io,
     Biz,
     Named(String),
-}
-
-/// The helpers shared by the impl block and its methods (method level wins).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Settings {
-    pub(crate) produces: Vec<Spanned<Vec<String>>>,
-    pub(crate) consumes: Vec<Spanned<Vec<String>>>,
-    pub(crate) scheduled: Vec<Spanned<Scheduler>>,
-    /// `#[max_body(..)]`, in bytes.
-    pub(crate) max_body: Vec<Spanned<u64>>,
-    /// `#[timeout(..)]`, in milliseconds.
-    pub(crate) timeout: Vec<Spanned<u64>>,
-    pub(crate) serializer: Vec<Spanned<String>>,
-    pub(crate) request_serializer: Vec<Spanned<String>>,
-    pub(crate) response_serializer: Vec<Spanned<String>>,
-    pub(crate) compress: Vec<Spanned<bool>>,
-    pub(crate) interceptors: OptOut,
-}
-
-/// `#[no_interceptors]` and `#[skip_interceptor(Type, ..)]`.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct OptOut {
-    /// Where `#[no_interceptors]` was written, if it was.
-    pub(crate) none: Option<Spans>,
-    /// The interceptor types named by `#[skip_interceptor]`.
-    pub(crate) skip: Vec<syn::Path>,
 }
 
 /// An `#[exception_handler]` method: `fn on_x(&self, e: &E) -> impl IntoResponse`.
@@ -128,7 +90,6 @@ pub(crate) struct Resource {
     pub(crate) generics: Option<Spans>,
     /// The base path; `None` when it did not parse.
     pub(crate) base: Option<Template>,
-    pub(crate) settings: Settings,
     pub(crate) routes: Vec<Route>,
     pub(crate) handlers: Vec<ExceptionHandler>,
 }
@@ -157,13 +118,14 @@ pub(crate) enum Receiver {
 #[derive(Debug, Clone)]
 pub(crate) struct Route {
     pub(crate) owner: Owner,
-    /// The method attributes found (a valid route has exactly one).
-    pub(crate) methods: Vec<Spanned<HttpMethod>>,
-    /// The sub-paths found, from `#[get("/x")]` and `#[path("/x")]` (at most one).
-    pub(crate) paths: Vec<Template>,
-    /// Paths that did not parse: the route's full template is unknown.
+    /// The method attribute.
+    pub(crate) method: Spanned<HttpMethod>,
+    /// The sub-path, from `#[get("/x")]` or `#[path("/x")]`.
+    pub(crate) path: Option<Template>,
+    /// A path that did not parse: the route's full template is unknown.
     pub(crate) bad_path: bool,
-    pub(crate) settings: Settings,
+    /// The settings that apply to the route, its impl block's included.
+    pub(crate) settings: Effective,
     /// The function's `#[cfg(..)]` attributes, repeated on the generated
     /// code: rustc does not strip a configured-out method of an impl block
     /// before the attribute macro on the block sees it.
@@ -190,30 +152,14 @@ pub(crate) enum Source {
     Matrix,
     Form,
     Context,
-    /// `#[bean_param]`: a struct deriving `BeanParam` (not among
-    /// [`ALL`](Self::ALL): it takes no name).
+    /// `#[bean_param]`: a struct deriving `BeanParam`.
     Bean,
 }
 
 impl Source {
-    pub(crate) const ALL: [Self; 7] =
-        [Self::Path, Self::Query, Self::Header, Self::Cookie, Self::Matrix, Self::Form, Self::Context];
-
+    /// The attribute's name: `query_param`.
     pub(crate) fn attr_name(self) -> &'static str {
-        match self {
-            Self::Path => "path_param",
-            Self::Query => "query_param",
-            Self::Header => "header_param",
-            Self::Cookie => "cookie_param",
-            Self::Matrix => "matrix_param",
-            Self::Form => "form_param",
-            Self::Context => "context",
-            Self::Bean => "bean_param",
-        }
-    }
-
-    pub(crate) fn from_attr_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|s| s.attr_name() == name)
+        Helper::Source(self).name()
     }
 }
 
@@ -224,26 +170,25 @@ pub(crate) struct Param {
     pub(crate) index: usize,
     /// The Rust identifier, `None` for patterns (`_`, `(a, b)`).
     pub(crate) ident: Option<Ident>,
-    /// The source attributes found: none is the entity, a valid parameter
-    /// has at most one.
-    pub(crate) sources: Vec<Spanned<Source>>,
-    /// Names given in the source attribute: `#[query_param("limit")]`.
+    /// The source attribute; none is the entity.
+    pub(crate) source: Slot<Source>,
+    /// The name given in the source attribute: `#[query_param("limit")]`.
     pub(crate) explicit_name: Option<LitStr>,
-    /// `#[default_value("..")]` attributes found (at most one).
-    pub(crate) defaults: Vec<LitStr>,
-    /// `#[request_serializer("..")]` attributes found (at most one, on the entity).
-    pub(crate) request_serializer: Vec<Spanned<String>>,
+    /// `#[default_value("..")]`.
+    pub(crate) default: Slot<LitStr>,
+    /// `#[request_serializer("..")]` (the entity's codec).
+    pub(crate) request_serializer: Slot<String>,
     pub(crate) ty: Type,
-    /// `#[valid]` attributes found (at most one, on the entity).
-    pub(crate) valid: Vec<Spans>,
+    /// `#[valid]` (on the entity).
+    pub(crate) valid: Slot<()>,
     /// The spans of the whole parameter.
     pub(crate) span: Spans,
 }
 
 impl Param {
-    /// The source, when exactly one attribute stated it; `None` is the entity.
+    /// The source; `None` is the entity.
     pub(crate) fn source(&self) -> Option<Source> {
-        self.sources.first().map(|s| s.value)
+        self.source.value().copied()
     }
 
     /// The name looked up in the source: the explicit one, else the

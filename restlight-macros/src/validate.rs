@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 
 use crate::ctxt::{with_help, Ctxt, Spans};
-use crate::model::{ExceptionHandler, Owner, Param, Receiver, Resource, Route, Scheduler, Settings, Source, Spanned};
+use crate::model::{ExceptionHandler, Owner, Param, Receiver, Resource, Route, Scheduler, Source};
+use crate::settings::Origin;
 use crate::template::{self, Template, Var};
 use crate::ty::{self, ContextShape};
 
@@ -20,7 +21,6 @@ pub(crate) fn resource(cx: &mut Ctxt, res: &Resource) {
             ),
         );
     }
-    settings(cx, &res.settings);
     if let Some(base) = &res.base {
         regexes(cx, base);
         duplicates(cx, &[base]);
@@ -77,32 +77,10 @@ fn exception_handler(cx: &mut Ctxt, h: &ExceptionHandler) {
 
 /// Checks one route; `res` is its impl block, `None` for a free function.
 pub(crate) fn route(cx: &mut Ctxt, route: &Route, res: Option<&Resource>) {
-    for extra in route.methods.iter().skip(1) {
+    if route.owner == Owner::Free && route.path.is_none() && !route.bad_path {
+        let name = route.method.value.attr_name();
         cx.error(
-            extra.span,
-            with_help(
-                format!(
-                    "a second method attribute on `{}`: it is already `#[{}]`",
-                    route.ident,
-                    route.methods[0].value.attr_name()
-                ),
-                "a route answers one HTTP method; write another function for the other method",
-            ),
-        );
-    }
-    for extra in route.paths.iter().skip(1) {
-        cx.error(
-            extra.lit.span(),
-            with_help(
-                format!("a second path for `{}`", route.ident),
-                "give the route one path: either in the method attribute, `#[get(\"/x\")]`, or in `#[path(\"/x\")]`",
-            ),
-        );
-    }
-    if route.owner == Owner::Free && route.paths.is_empty() && !route.bad_path {
-        let name = route.methods[0].value.attr_name();
-        cx.error(
-            route.methods[0].span,
+            route.method.span,
             with_help(
                 format!("`#[restlight::{name}]` on a function needs the route's path"),
                 format!("write `#[restlight::{name}(\"/hello\")]`"),
@@ -119,17 +97,16 @@ pub(crate) fn route(cx: &mut Ctxt, route: &Route, res: Option<&Resource>) {
             ),
         );
     }
-    settings(cx, &route.settings);
-    scheduled_io(cx, route, res);
-    for path in &route.paths {
+    scheduled_io(cx, route);
+    if let Some(path) = &route.path {
         regexes(cx, path);
     }
 
     let full: Option<Vec<&Template>> = match res {
         Some(r) if r.base.is_none() => None,
         _ if route.bad_path => None,
-        Some(r) => Some(r.base.iter().chain(route.paths.first()).collect()),
-        None => Some(route.paths.first().into_iter().collect()),
+        Some(r) => Some(r.base.iter().chain(&route.path).collect()),
+        None => Some(route.path.iter().collect()),
     };
     if let Some(full) = &full {
         if full.len() > 1 {
@@ -139,7 +116,7 @@ pub(crate) fn route(cx: &mut Ctxt, route: &Route, res: Option<&Resource>) {
     let mut entity: Option<&Param> = None;
     for p in &route.params {
         param(cx, p, full.as_deref());
-        if p.sources.is_empty() {
+        if !p.source.is_set() {
             match entity {
                 None => entity = Some(p),
                 Some(first) => cx.error(
@@ -169,9 +146,9 @@ fn receiver(cx: &mut Ctxt, route: &Route) {
     match (&route.receiver, route.owner) {
         (Receiver::None, _) | (Receiver::Ref, Owner::Resource) => {}
         (_, Owner::Free) => {
-            let name = route.methods[0].value.attr_name();
+            let name = route.method.value.attr_name();
             cx.error(
-                route.methods[0].span,
+                route.method.span,
                 with_help(
                     format!("`#[restlight::{name}]` on a method: put `#[restlight::path(..)]` on the impl block"),
                     format!(
@@ -191,59 +168,24 @@ fn receiver(cx: &mut Ctxt, route: &Route) {
     }
 }
 
-fn settings(cx: &mut Ctxt, s: &Settings) {
-    fn again<T>(cx: &mut Ctxt, list: &[Spanned<T>], name: &str, help: &str) {
-        for extra in list.iter().skip(1) {
-            cx.error(extra.span, with_help(format!("`#[{name}]` is given twice here"), help));
-        }
-    }
-    again(cx, &s.produces, "produces", "list every media type in one attribute: `#[produces(\"a/b\", \"c/d\")]`");
-    again(cx, &s.consumes, "consumes", "list every media type in one attribute: `#[consumes(\"a/b\", \"c/d\")]`");
-    again(cx, &s.scheduled, "scheduled", "a route runs on one executor; keep one `#[scheduled(..)]`");
-    again(cx, &s.max_body, "max_body", "a route has one body limit; keep one `#[max_body(..)]`");
-    again(cx, &s.timeout, "timeout", "a route has one time limit; keep one `#[timeout(..)]`");
-    let one_codec = "a route reads or writes with one codec; keep one";
-    again(cx, &s.serializer, "serializer", one_codec);
-    again(cx, &s.request_serializer, "request_serializer", one_codec);
-    again(cx, &s.response_serializer, "response_serializer", one_codec);
-    again(cx, &s.compress, "compress", "keep one `#[compress(..)]`");
-    if let Some(both) = s.serializer.first() {
-        for (list, name) in
-            [(&s.request_serializer, "request_serializer"), (&s.response_serializer, "response_serializer")]
-        {
-            if let Some(one) = list.first() {
-                cx.error(
-                    one.span,
-                    with_help(
-                        format!("`#[{name}]` next to `#[serializer(\"{}\")]`, which sets both sides", both.value),
-                        "keep `#[serializer]` for both sides, or `#[request_serializer]` and `#[response_serializer]` for each",
-                    ),
-                );
-            }
-        }
-    }
-}
-
-fn scheduled_io(cx: &mut Ctxt, route: &Route, res: Option<&Resource>) {
+/// A plain `fn` on the IO executor, its own setting or its impl block's.
+fn scheduled_io(cx: &mut Ctxt, route: &Route) {
     const MESSAGE: &str = "a plain fn never runs on an IO thread; make it async or schedule it on biz";
-    if route.is_async {
+    let Some(scheduled) = &route.settings.scheduled else { return };
+    if route.is_async || scheduled.value != Scheduler::Io {
         return;
     }
-    if let Some(own) = route.settings.scheduled.first() {
-        if own.value == Scheduler::Io {
-            cx.error(own.span, with_help(MESSAGE, "write `async fn`, or `#[scheduled(biz)]`"));
-        }
-        return;
-    }
-    let inherited = res.and_then(|r| r.settings.scheduled.first());
-    if inherited.is_some_and(|s| s.value == Scheduler::Io) {
-        cx.error(
+    match scheduled.origin {
+        Origin::Impl => cx.error(
             Spans { start: route.fn_span, end: route.ident.span() },
             with_help(
                 format!("`{}` inherits `#[scheduled(io)]` from the impl block: {MESSAGE}", route.ident),
                 "write `async fn`, or put `#[scheduled(biz)]` on this method",
             ),
-        );
+        ),
+        Origin::Route | Origin::Entity => {
+            cx.error(scheduled.span, with_help(MESSAGE, "write `async fn`, or `#[scheduled(biz)]`"));
+        }
     }
 }
 
@@ -317,35 +259,16 @@ fn full_string(parts: &[&Template]) -> String {
 }
 
 fn param(cx: &mut Ctxt, p: &Param, full: Option<&[&Template]>) {
-    for extra in p.sources.iter().skip(1) {
+    if let (Some(valid), Some(source)) = (p.valid.span(), p.source()) {
         cx.error(
-            extra.span,
-            with_help(
-                format!(
-                    "a second source attribute on `{}`: it is already `#[{}]`",
-                    describe(p),
-                    p.sources[0].value.attr_name()
-                ),
-                "a parameter is read from one place; keep one attribute",
-            ),
-        );
-    }
-    for extra in p.valid.iter().skip(1) {
-        cx.error(*extra, with_help("`#[valid]` is given twice", "keep one `#[valid]`"));
-    }
-    if let (Some(valid), Some(source)) = (p.valid.first(), p.source()) {
-        cx.error(
-            *valid,
+            valid,
             with_help(
                 format!("`#[valid]` applies to the entity, not to a `#[{}]` parameter", source.attr_name()),
                 "put `#[valid]` on the parameter without source attribute (the body), whose type derives `garde::Validate`",
             ),
         );
     }
-    for extra in p.request_serializer.iter().skip(1) {
-        cx.error(extra.span, with_help("`#[request_serializer]` is given twice", "keep one codec"));
-    }
-    if let (Some(codec), Some(source)) = (p.request_serializer.first(), p.source()) {
+    if let (Some(codec), Some(source)) = (p.request_serializer.get(), p.source()) {
         cx.error(
             codec.span,
             with_help(
@@ -357,9 +280,6 @@ fn param(cx: &mut Ctxt, p: &Param, full: Option<&[&Template]>) {
             ),
         );
     }
-    for extra in p.defaults.iter().skip(1) {
-        cx.error(extra.span(), with_help("`#[default_value]` is given twice", "keep one default value"));
-    }
     if let Some(span) = ty::impl_trait(&p.ty) {
         cx.error(
             span,
@@ -369,7 +289,7 @@ fn param(cx: &mut Ctxt, p: &Param, full: Option<&[&Template]>) {
             ),
         );
     }
-    if let Some(default) = p.defaults.first() {
+    if let Some(default) = p.default.get() {
         let wrong = match p.source() {
             Some(Source::Path) => Some(PATH_DEFAULT),
             Some(Source::Context) => Some((
@@ -387,7 +307,7 @@ fn param(cx: &mut Ctxt, p: &Param, full: Option<&[&Template]>) {
             Some(_) => None,
         };
         if let Some((message, help)) = wrong {
-            cx.error(default.span(), with_help(message, help));
+            cx.error(default.span, with_help(message, help));
         }
     }
     let Some(source) = p.source() else {
@@ -423,7 +343,7 @@ fn param(cx: &mut Ctxt, p: &Param, full: Option<&[&Template]>) {
     let name_span = match (&p.explicit_name, &p.ident) {
         (Some(lit), _) => lit.span().into(),
         (None, Some(ident)) => ident.span().into(),
-        (None, None) => p.sources[0].span,
+        (None, None) => p.source.span().unwrap_or(p.span),
     };
     if source == Source::Header {
         if let Some(e) = bad_header_name(&name) {
