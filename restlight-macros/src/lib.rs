@@ -7,34 +7,11 @@
 //!
 //! # The annotation language
 //!
-//! On the impl block, below `#[restlight::path("/base")]`:
-//! `#[produces("a/b", ..)]`, `#[consumes("a/b", ..)]`, `#[scheduled(io)]`,
-//! `#[scheduled(biz)]`, `#[scheduled("name")]`, `#[max_body("16MiB")]` (the
-//! largest request entity, in bytes or with a unit: B, KB, KiB, MB, MiB, GB,
-//! GiB; default: the application's limit, 4 MiB), `#[timeout("2s")]` (504
-//! when the handler has not answered in time, which is then cancelled; in
-//! milliseconds or with a unit: ms, s, m; default: no limit).
-//!
-//! On a method: one of `#[get] #[post] #[put] #[delete] #[patch] #[head]
-//! #[options]`, optionally with a sub-path (`#[get("/{id}")]`) or with
-//! `#[path("/{id}")]`; then `#[produces]`, `#[consumes]`, `#[scheduled]`, `#[max_body]`, `#[timeout]`,
-//! which override the impl block's; `#[serializer("msgpack")]` (a codec's
-//! format name or media type, for the entity and the response, over
-//! Content-Type and `Accept`), `#[request_serializer("..")]` and
-//! `#[response_serializer("..")]` for one side, and `#[compress(false)]`,
-//! all of which the impl block may also carry. Methods without a method attribute are
-//! left alone. A handler is an `async fn` or a plain `fn` (run on the business
-//! executor), taking `&self` or no receiver.
-//!
-//! On a parameter: `#[path_param]`, `#[query_param]`, `#[header_param]`,
-//! `#[cookie_param]`, `#[matrix_param]`, `#[form_param]`, each with an
-//! optional name (default: the Rust identifier, for a header with `-` for
-//! `_`: `accept_language` reads `accept-language`); `#[default_value("..")]`;
-//! `#[context]` for the request (`&RequestContext`, `&HeaderMap`, `&Uri`,
-//! `&Method`) or a bean (`&T`, `Arc<T>`, or `T: Clone`). `Option<T>` makes a
-//! value optional and `Vec<T>` reads every value. The one parameter without
-//! an attribute is the entity, decoded from the body; it may carry
-//! `#[request_serializer("..")]`.
+//! The table of every attribute, where it may stand and what it means is
+//! in the `restlight` crate docs (section *Annotations*); each macro below
+//! also documents itself with an example. The macros check the rules at
+//! compile time, from one table of helper attributes, so an attribute in
+//! the wrong place is an error naming where it may stand.
 //!
 //! # Path templates
 //!
