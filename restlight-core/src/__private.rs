@@ -9,7 +9,8 @@ use std::error::Error as StdError;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use http::{HeaderMap, Method, Uri};
+pub use http::Method;
+use http::{HeaderMap, Uri};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 

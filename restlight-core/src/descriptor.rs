@@ -29,8 +29,8 @@ impl std::fmt::Display for SchedulerName {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::Default => f.write_str("default"),
-            Self::Io => f.write_str("io"),
-            Self::Biz => f.write_str("biz"),
+            Self::Io => f.write_str(crate::executor::IO),
+            Self::Biz => f.write_str(crate::executor::BIZ),
             Self::Named(name) => f.write_str(name),
         }
     }
@@ -42,8 +42,8 @@ pub type HandlerFactory = fn(&mut Bindings<'_>) -> Result<Handler, StartupError>
 /// One route, as emitted by the macros and collected with [`inventory`].
 #[derive(Debug)]
 pub struct RouteDescriptor {
-    /// The HTTP method in upper case (`"GET"`).
-    pub method: &'static str,
+    /// The HTTP method, checked by the macro.
+    pub method: http::Method,
     /// The full path template: the impl block's `#[path]` joined with the method's.
     pub path: &'static str,
     /// Media types the route produces (empty: anything).
@@ -95,6 +95,8 @@ inventory::collect!(RouteDescriptor);
 #[must_use]
 pub fn descriptors() -> Vec<&'static RouteDescriptor> {
     let mut all: Vec<&'static RouteDescriptor> = inventory::iter::<RouteDescriptor>.into_iter().collect();
-    all.sort_by(|a, b| (a.path, a.method, a.file, a.line, a.name).cmp(&(b.path, b.method, b.file, b.line, b.name)));
+    all.sort_by(|a, b| {
+        (a.path, a.method.as_str(), a.file, a.line, a.name).cmp(&(b.path, b.method.as_str(), b.file, b.line, b.name))
+    });
     all
 }

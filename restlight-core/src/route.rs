@@ -18,6 +18,7 @@ use std::time::Duration;
 use http::Method;
 
 use crate::descriptor::{RouteDescriptor, SchedulerName};
+use crate::executor::{BIZ, IO};
 use crate::handler::{BoxFuture, Handler};
 use crate::request::RequestContext;
 use crate::response::{IntoResponse, Response};
@@ -73,7 +74,7 @@ pub struct Route {
 impl Route {
     pub(crate) fn from_descriptor(d: &'static RouteDescriptor) -> Self {
         Self {
-            method: Method::from_bytes(d.method.as_bytes()).unwrap_or(Method::GET),
+            method: d.method.clone(),
             path: d.path.to_owned(),
             produces: d.produces.iter().map(|s| (*s).to_owned()).collect(),
             consumes: d.consumes.iter().map(|s| (*s).to_owned()).collect(),
@@ -298,8 +299,8 @@ impl RouteBuilder {
     /// registered on the application. Default: the application's default.
     pub fn scheduled(mut self, name: &str) -> Self {
         match name {
-            "io" => self.scheduler = SchedulerName::Io,
-            "biz" => self.scheduler = SchedulerName::Biz,
+            IO => self.scheduler = SchedulerName::Io,
+            BIZ => self.scheduler = SchedulerName::Biz,
             other => {
                 self.scheduler = SchedulerName::Default;
                 self.scheduler_name = Some(other.to_owned());

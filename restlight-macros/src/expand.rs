@@ -331,7 +331,8 @@ pub(crate) fn param_source(source: Option<Source>) -> TokenStream {
 }
 
 fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenStream {
-    let method = route.method.value.as_str();
+    let method = syn::Ident::new(route.method.value.as_str(), proc_macro2::Span::call_site());
+    let method = quote!(#p::Method::#method);
     let path = descriptor_path(route, res);
     let settings = &route.settings;
     let media = |list: &Option<Resolved<Vec<String>>>| list.as_ref().map(|l| l.value.clone()).unwrap_or_default();
