@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Instructions per request of the load-comparison servers, counted by
+# callgrind over the whole server process: the difference between serving
+# LOW and HIGH requests of one endpoint, divided by the difference, so
+# startup and shutdown cancel out. Instruction counts do not depend on what
+# else the machine runs, so two builds (before and after a change) compare
+# even on a busy machine.
+#
+#   benches/load/run.sh quick            # builds the servers first
+#   benches/load/count.sh [BIN...]       # default: target/release/{hyper,axum,restlight}
+#
+# BIN may be any copy of a server binary (say, `restlight-before` built from
+# an older commit). Only 127.0.0.1 is targeted; each run is bounded by its
+# request count.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+LOW=${LOW:-2000}
+HIGH=${HIGH:-12000}
+PORT=${PORT:-18123}
+PATHS=${PATHS:-/hello /json /users/7/orders/42}
+command -v valgrind >/dev/null || { echo "needs valgrind" >&2; exit 1; }
+command -v h2load >/dev/null || { echo "needs h2load (nghttp2-client)" >&2; exit 1; }
+bins=("$@")
+if [[ ${#bins[@]} -eq 0 ]]; then
+    bins=("$here/target/release/hyper" "$here/target/release/axum" "$here/target/release/restlight")
+fi
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+count() { # bin path requests -> total instructions
+    local file="$out/cg.$RANDOM"
+    valgrind --tool=callgrind --callgrind-out-file="$file" "$1" --port "$PORT" >/dev/null 2>&1 &
+    local pid=$!
+    for _ in $(seq 300); do
+        curl -s -o /dev/null "http://127.0.0.1:$PORT$2" && break
+        sleep 0.1
+    done
+    h2load --h1 -n "$3" -c 4 -t 1 "http://127.0.0.1:$PORT$2" >/dev/null
+    kill -TERM "$pid"
+    wait "$pid" 2>/dev/null || true
+    awk '/^(summary|totals):/ {print $2; exit}' "$file"
+}
+
+printf '| server | endpoint | Ir/request |\n|---|---|---:|\n'
+for path in $PATHS; do
+    for bin in "${bins[@]}"; do
+        lo=$(count "$bin" "$path" "$LOW")
+        hi=$(count "$bin" "$path" "$HIGH")
+        printf '| %s | `GET %s` | %s |\n' "$(basename "$bin")" "$path" "$(((hi - lo) / (HIGH - LOW)))"
+    done
+done
