@@ -9,6 +9,9 @@
 #   benches/load/run.sh quick            # builds the servers first
 #   benches/load/count.sh [BIN...]       # default: target/release/{hyper,axum,restlight}
 #
+# PATHS lists the endpoints (`POST/echo` posts ECHO_BYTES bytes to /echo);
+# LOW and HIGH the two request counts.
+#
 # BIN may be any copy of a server binary (say, `restlight-before` built from
 # an older commit). Only 127.0.0.1 is targeted; each run is bounded by its
 # request count.
@@ -17,7 +20,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 LOW=${LOW:-2000}
 HIGH=${HIGH:-12000}
 PORT=${PORT:-18123}
-PATHS=${PATHS:-/hello /json /users/7/orders/42}
+PATHS=${PATHS:-/hello /json /users/7/orders/42 POST/echo}
+ECHO_BYTES=${ECHO_BYTES:-16384}
 command -v valgrind >/dev/null || { echo "needs valgrind" >&2; exit 1; }
 command -v h2load >/dev/null || { echo "needs h2load (nghttp2-client)" >&2; exit 1; }
 bins=("$@")
@@ -27,15 +31,21 @@ fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-count() { # bin path requests -> total instructions
-    local file="$out/cg.$RANDOM"
+head -c "$ECHO_BYTES" /dev/zero | tr '\0' a > "$out/body"
+
+count() { # bin path requests -> total instructions; a path `POST/x` posts the body to /x
+    local file="$out/cg.$RANDOM" path="$2" post=()
+    if [[ $path == POST/* ]]; then
+        path="${path#POST}"
+        post=(-d "$out/body" -H "content-type: application/octet-stream")
+    fi
     valgrind --tool=callgrind --callgrind-out-file="$file" "$1" --port "$PORT" >/dev/null 2>&1 &
     local pid=$!
     for _ in $(seq 300); do
-        curl -s -o /dev/null "http://127.0.0.1:$PORT$2" && break
+        curl -s -o /dev/null "http://127.0.0.1:$PORT/hello" && break
         sleep 0.1
     done
-    h2load --h1 -n "$3" -c 4 -t 1 "http://127.0.0.1:$PORT$2" >/dev/null
+    h2load --h1 -n "$3" -c 4 -t 1 "${post[@]}" "http://127.0.0.1:$PORT$path" >/dev/null
     kill -TERM "$pid"
     wait "$pid" 2>/dev/null || true
     awk '/^(summary|totals):/ {print $2; exit}' "$file"
@@ -46,6 +56,8 @@ for path in $PATHS; do
     for bin in "${bins[@]}"; do
         lo=$(count "$bin" "$path" "$LOW")
         hi=$(count "$bin" "$path" "$HIGH")
-        printf '| %s | `GET %s` | %s |\n' "$(basename "$bin")" "$path" "$(((hi - lo) / (HIGH - LOW)))"
+        label="GET $path"
+        [[ $path == POST/* ]] && label="POST ${path#POST} ($ECHO_BYTES bytes)"
+        printf '| %s | `%s` | %s |\n' "$(basename "$bin")" "$label" "$(((hi - lo) / (HIGH - LOW)))"
     done
 done

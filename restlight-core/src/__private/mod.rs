@@ -1,0 +1,62 @@
+//! Support for the code `restlight-macros` generates. Not public API: names
+//! and signatures here change without notice.
+//!
+//! The probes use autoref specialisation: the macro writes
+//! `(&&&Probe).method()`, and method resolution picks the most specific impl
+//! whose bounds the concrete type meets, at compile time, with no runtime cost.
+
+use std::error::Error as StdError;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+pub use http::Method;
+use http::{HeaderMap, Uri};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+pub use crate::bean::{check_bean, BeanParam};
+pub use crate::bind::Bindings;
+pub use crate::descriptor::{HandlerFactory, RouteDescriptor, SchedulerName};
+pub use crate::entity::FromBody;
+pub use crate::error::HttpError;
+pub use crate::handler::{BoxFuture, Handler};
+pub use crate::intercept::registry::{InterceptorDescriptor, OptOut};
+pub use crate::intercept::Intercept;
+pub use crate::mapper::map_local;
+pub use crate::meta::{ParamMeta, ParamSource};
+pub use crate::param::{optional, repeated, required, FromParam};
+pub use crate::request::RequestContext;
+pub use crate::response::{Entity, IntoResponse, Response};
+pub use crate::startup::StartupError;
+pub use crate::validate::validate_entity;
+pub use inventory;
+
+/// Compile-time check that a parameter type converts from text; the macro
+/// spans the call at the user's type so the error lands there.
+pub const fn assert_from_param<T: FromParam>() {}
+
+/// A `#[max_body(..)]` size as a limit: one past the address space is no limit.
+#[must_use]
+pub const fn body_limit(bytes: u64) -> usize {
+    if bytes > usize::MAX as u64 {
+        usize::MAX
+    } else {
+        bytes as usize
+    }
+}
+
+/// Turns an error into its problem-details response.
+#[must_use]
+pub fn error_response(error: HttpError) -> Response {
+    error.into_response()
+}
+
+mod context;
+mod entity;
+mod resource;
+mod returns;
+
+pub use context::*;
+pub use entity::*;
+pub use resource::*;
+pub use returns::*;
