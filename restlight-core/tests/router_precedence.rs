@@ -55,7 +55,7 @@ fn precedence_table() {
 #[test]
 fn the_best_template_serving_the_method_wins() {
     // `/users/me` is the better path, but only `/users/{id}` has DELETE: the
-    // design contract's `GET /users/{id: \d+}` + `DELETE /users/{id}` needs this.
+    // users resource's `GET /users/{id: \d+}` + `DELETE /users/{id}` (README, examples/users.rs) needs this.
     let entries = [entry(Method::GET, "/users/me"), entry(Method::DELETE, "/users/{id}")];
     let (r, _) = Router::new(&entries).unwrap();
     assert!(matches!(r.lookup(&Method::DELETE, "/users/me", None, None), Ok(Lookup::Matched(m)) if m.index == 1));

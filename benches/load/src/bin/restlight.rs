@@ -1,4 +1,4 @@
-//! The service in Restlight: annotated resources (the DESIGN.md contract) for
+//! The service in Restlight: annotated resources (as a user writes them) for
 //! the measured routes, the builder API for the 100 decoys, and every measured
 //! route again under `/biz`, scheduled on the business pool.
 

@@ -1,4 +1,4 @@
-//! The annotation contract of DESIGN.md, verbatim but for `main`, which
+//! The annotation contract users rely on (a resource in the shape of the README quick start), written as a user would but for `main`, which
 //! builds the application (running the startup checks) instead of serving.
 #![deny(warnings)]
 
