@@ -229,6 +229,31 @@ pub(crate) fn best_of<'a>(ranges: &[Entry<'_>], producible: &'a [MediaType]) -> 
     best
 }
 
+/// An `Accept` header read once per request: the text, and its ranges,
+/// parsed the first time routing or a codec needs them and shared by both.
+#[derive(Debug, Default)]
+pub(crate) struct Accept<'a> {
+    header: Option<&'a str>,
+    ranges: std::sync::OnceLock<Vec<Entry<'a>>>,
+}
+
+impl<'a> Accept<'a> {
+    pub(crate) fn new(header: Option<&'a str>) -> Self {
+        Self { header, ranges: std::sync::OnceLock::new() }
+    }
+
+    /// The header as sent.
+    pub(crate) fn header(&self) -> Option<&'a str> {
+        self.header
+    }
+
+    /// Its ranges (empty when there is no header or no entry parses),
+    /// parsed on the first call.
+    pub(crate) fn ranges(&self) -> &[Entry<'a>] {
+        self.ranges.get_or_init(|| self.header.map(parse_ranges).unwrap_or_default())
+    }
+}
+
 /// The score of one producible type, `None` when it is not acceptable.
 pub(crate) fn score(ranges: &[Entry<'_>], media: &MediaType) -> Option<Score> {
     if ranges.is_empty() {

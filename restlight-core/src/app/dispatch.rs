@@ -31,7 +31,7 @@ use crate::codec::{self, Codec, Codecs, EntityCodecs};
 use crate::compress::{self, CompressOptions};
 use crate::error::{BoxError, HttpError};
 use crate::executor::ReceivedAt;
-use crate::media::{negotiate, MediaType};
+use crate::media::{best_of, Accept, MediaType};
 use crate::request::RequestContext;
 use crate::response::{DefaultContentType, IntoResponse, Response, TEXT_PLAIN_UTF8};
 use crate::router::{Lookup, RouteError};
@@ -81,32 +81,33 @@ impl Routing {
         let (parts, body) = req.into_parts();
         let received = parts.extensions.get::<ReceivedAt>().map_or_else(Instant::now, |r| r.0);
         let header_accept = parts.headers.get(ACCEPT).cloned();
+        let header_text = text(header_accept.as_ref());
         let mut url = match shared.url_format.resolve(&parts.uri, &shared.codecs) {
             Ok(url) => url,
-            Err(e) => return error(e, text(header_accept.as_ref())),
+            Err(e) => return error(e, &Accept::new(header_text)),
         };
-        // The URL's format stands for `Accept`.
-        let mut accept_value = url.accept().or_else(|| header_accept.clone());
+        // The URL's format stands for `Accept`. Either is read as text once,
+        // and its ranges parsed at most once, shared by routing and the codec.
+        let url_accept = url.accept();
+        let first = Accept::new(text(url_accept.as_ref()).or(header_text));
         if parts.version == Version::HTTP_11 && !parts.headers.contains_key(HOST) && parts.uri.authority().is_none() {
-            return error(
-                HttpError::bad_request("HTTP/1.1 request without a Host header"),
-                text(accept_value.as_ref()),
-            );
+            return error(HttpError::bad_request("HTTP/1.1 request without a Host header"), &first);
         }
         let content_type = parts.headers.get(CONTENT_TYPE).map(|v| v.to_str().unwrap_or("\u{0}"));
         let path = parts.uri.path();
         // The table of this moment; the matched route is kept for the rest
         // of the request, whatever changes meanwhile.
         let table = shared.table.load();
-        let mut lookup =
-            table.router.lookup(&parts.method, &path[..url.path_len], content_type, text(accept_value.as_ref()));
+        let mut lookup = table.router.lookup_accepting(&parts.method, &path[..url.path_len], content_type, &first);
+        let fallback;
+        let mut accept = &first;
         if url.stripped && matches!(lookup, Err(RouteError::NotFound)) {
             // No route without the suffix: route the path as sent.
             url = FromUrl { path_len: path.len(), codec: None, stripped: false };
-            accept_value = header_accept;
-            lookup = table.router.lookup(&parts.method, path, content_type, text(accept_value.as_ref()));
+            fallback = Accept::new(header_text);
+            accept = &fallback;
+            lookup = table.router.lookup_accepting(&parts.method, path, content_type, accept);
         }
-        let accept = text(accept_value.as_ref());
         let found = match lookup {
             Ok(Lookup::Matched(m)) => m,
             Ok(Lookup::Options { allow }) => {
@@ -231,7 +232,7 @@ fn route_error(e: RouteError, method: &http::Method, path: &str, codecs: &Codecs
 }
 
 /// An error answered before a route was chosen (or before its handler ran).
-fn error(e: HttpError, accept: Option<&str>) -> Response {
+fn error(e: HttpError, accept: &Accept<'_>) -> Response {
     write(e.into_response(), &Written::none(codec::Codecs::shared()), accept, false)
 }
 
@@ -256,7 +257,7 @@ impl<'a> Written<'a> {
 /// Writes a response once: encodes a deferred entity, fills in
 /// `Content-Type`, adapts problem details to a text-only client, and
 /// empties the body of a HEAD answer.
-pub(crate) fn write(res: Response, how: &Written<'_>, accept: Option<&str>, head: bool) -> Response {
+pub(crate) fn write(res: Response, how: &Written<'_>, accept: &Accept<'_>, head: bool) -> Response {
     let mut res = res;
     if let Some(value) = res.body_mut().take_deferred() {
         match codec::write_entity(value.value(), how.codecs, how.produces, how.forced, accept) {
@@ -294,15 +295,17 @@ pub(crate) fn write(res: Response, how: &Written<'_>, accept: Option<&str>, head
 }
 
 /// A client that accepts text but neither JSON nor problem+json.
-fn wants_text(accept: Option<&str>) -> bool {
+fn wants_text(accept: &Accept<'_>) -> bool {
     use std::sync::OnceLock;
     static CHOICES: OnceLock<Vec<MediaType>> = OnceLock::new();
-    let Some(accept) = accept else { return false };
+    if accept.header().is_none() {
+        return false;
+    }
     let choices = CHOICES.get_or_init(|| {
         ["application/problem+json", "application/json", "text/plain"]
             .iter()
             .filter_map(|m| MediaType::parse(m).ok())
             .collect()
     });
-    negotiate(Some(accept), choices).is_some_and(|m| m.essence() == "text/plain")
+    best_of(accept.ranges(), choices).is_some_and(|(_, m)| m.essence() == "text/plain")
 }

@@ -29,6 +29,7 @@ use crate::error::BoxError;
 use crate::filter::{Chain, DynFilter, Endpoint};
 use crate::handler::BoxFuture;
 use crate::layer::{AppStack, RemoteAddr, Wrap};
+use crate::media::Accept;
 use crate::response::Response;
 
 /// How a request enters the application.
@@ -102,8 +103,8 @@ fn encode_left(mut res: Response, routing: &Routing, accept: Option<&http::Heade
     if !res.body().is_deferred() {
         return res;
     }
-    let accept = accept.and_then(|v| v.to_str().ok());
-    res = write(res, &Written::none(routing.codecs()), accept, false);
+    let accept = Accept::new(accept.and_then(|v| v.to_str().ok()));
+    res = write(res, &Written::none(routing.codecs()), &accept, false);
     res
 }
 

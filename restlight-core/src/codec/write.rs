@@ -6,7 +6,7 @@ use bytes::Bytes;
 
 use super::{Codec, Codecs};
 use crate::error::HttpError;
-use crate::media::{parse_ranges, score, MediaType};
+use crate::media::{score, Accept, MediaType};
 
 /// Writes `value` with the codec that applies: `forced` (declared or from
 /// the URL), else the best acceptable among the route's `produces` (or all
@@ -20,7 +20,7 @@ pub(crate) fn write_entity(
     codecs: &Codecs,
     produces: &[MediaType],
     forced: Option<&Arc<dyn Codec>>,
-    accept: Option<&str>,
+    accept: &Accept<'_>,
 ) -> Result<(Bytes, MediaType), HttpError> {
     let mut candidates: Vec<(MediaType, &Arc<dyn Codec>)> = Vec::new();
     if let Some(codec) = forced {
@@ -41,9 +41,9 @@ pub(crate) fn write_entity(
     let mut ranked: Vec<(MediaType, &Arc<dyn Codec>)> = if forced.is_some() {
         candidates
     } else {
-        let ranges = accept.map(parse_ranges).unwrap_or_default();
+        let ranges = accept.ranges();
         let mut scored: Vec<_> =
-            candidates.into_iter().filter_map(|(m, c)| score(&ranges, &m).map(|s| (s, m, c))).collect();
+            candidates.into_iter().filter_map(|(m, c)| score(ranges, &m).map(|s| (s, m, c))).collect();
         scored.sort_by_key(|s| std::cmp::Reverse(s.0));
         scored.into_iter().map(|(_, m, c)| (m, c)).collect()
     };
@@ -55,7 +55,7 @@ pub(crate) fn write_entity(
             Err(e) => return Err(HttpError::internal(format!("the response could not be written as `{media}`: {e}"))),
         }
     }
-    let accept = accept.unwrap_or("");
+    let accept = accept.header().unwrap_or("");
     let detail = if refused.is_empty() {
         format!("nothing acceptable to `{accept}` can be written; producible: {}", producible.join(", "))
     } else {

@@ -99,7 +99,7 @@ use std::sync::Arc;
 
 use http::{HeaderValue, Method};
 
-use crate::media::MediaType;
+use crate::media::{Accept, MediaType};
 
 pub use error::{RouteError, RouterError, RouterProblem};
 pub use params::{MatrixParams, PathParams};
@@ -243,6 +243,18 @@ impl Router {
         content_type: Option<&str>,
         accept: Option<&str>,
     ) -> Result<Lookup<'r>, RouteError> {
+        self.lookup_accepting(method, raw_path, content_type, &Accept::new(accept))
+    }
+
+    /// [`lookup`](Self::lookup) with `Accept` read already, so that the
+    /// codec that writes the response reuses its parsed ranges.
+    pub(crate) fn lookup_accepting<'r>(
+        &'r self,
+        method: &Method,
+        raw_path: &str,
+        content_type: Option<&str>,
+        accept: &Accept<'_>,
+    ) -> Result<Lookup<'r>, RouteError> {
         if let Some(found) = self.lookup_static(method, raw_path, content_type, accept) {
             return found;
         }
@@ -276,7 +288,7 @@ impl Router {
         method: &Method,
         raw_path: &str,
         content_type: Option<&str>,
-        accept: Option<&str>,
+        accept: &Accept<'_>,
     ) -> Option<Result<Lookup<'r>, RouteError>> {
         let path = raw_path.split(['?', '#']).next().unwrap_or_default();
         let body = path.strip_prefix('/').unwrap_or(path);

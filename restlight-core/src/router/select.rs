@@ -7,7 +7,7 @@ use std::sync::Arc;
 use http::{HeaderValue, Method};
 
 use super::RouteError;
-use crate::media::{best_of, parse_one, parse_ranges, score, specificity, Entry, MediaType, Score};
+use crate::media::{best_of, parse_one, score, specificity, Accept, Entry, MediaType, Score};
 
 /// One compiled route.
 #[derive(Debug)]
@@ -81,7 +81,7 @@ impl Group {
         routes: &'r [Route],
         method: &Method,
         content_type: Option<&str>,
-        accept: Option<&str>,
+        accept: &Accept<'_>,
         any: &'r MediaType,
     ) -> Result<Selected<'r>, RouteError> {
         let (ids, head_from_get) = match self.routes_for(method) {
@@ -100,19 +100,19 @@ impl Group {
         // Parse the headers only when a candidate declares media types.
         let declares = |f: fn(&Route) -> bool| ids.iter().any(|&id| f(&routes[id]));
         let content = content_type.filter(|_| declares(|r| !r.consumes.is_empty())).map(parse_one);
-        let ranges = accept.filter(|_| declares(|r| !r.produces.is_empty())).map(parse_ranges).unwrap_or_default();
+        let ranges = if declares(|r| !r.produces.is_empty()) { accept.ranges() } else { &[] };
         let consumers = || ids.iter().map(|&id| &routes[id]).filter(|r| consumes_score(r, content.as_ref()).is_some());
         let mut best: Option<(Rank, &Route, Option<&MediaType>)> = None;
         for &id in ids {
             let route = &routes[id];
             let Some(consumed) = consumes_score(route, content.as_ref()) else { continue };
             let (score, produce) = if route.produces.is_empty() {
-                match score(&ranges, any) {
+                match score(ranges, any) {
                     Some(s) => (s, None),
                     None => continue,
                 }
             } else {
-                match best_of(&ranges, &route.produces) {
+                match best_of(ranges, &route.produces) {
                     Some((s, media)) => (s, Some(media)),
                     None => continue,
                 }
@@ -131,7 +131,7 @@ impl Group {
             return Err(RouteError::UnsupportedMediaType { content_type, consumable });
         }
         Err(RouteError::NotAcceptable {
-            accept: accept.unwrap_or_default().to_owned(),
+            accept: accept.header().unwrap_or_default().to_owned(),
             producible: union(consumers().map(|r| &r.produces)),
         })
     }
@@ -143,7 +143,7 @@ impl Group {
 fn quick<'r>(
     route: &'r Route,
     content_type: Option<&str>,
-    accept: Option<&str>,
+    accept: &Accept<'_>,
     head_from_get: bool,
 ) -> Option<Selected<'r>> {
     let plain =
@@ -156,7 +156,7 @@ fn quick<'r>(
     if !consumed {
         return None;
     }
-    let produce = match (route.produces.first(), accept) {
+    let produce = match (route.produces.first(), accept.header()) {
         (None, _) => None,
         (Some(first), None) => Some(first),
         (Some(first), Some(a)) if a.trim() == "*/*" => Some(first),
