@@ -111,7 +111,7 @@ fn shadowed_routes_are_warnings_table() {
         let (_, warnings) = Router::new(&entries).unwrap();
         assert_eq!(warnings.len(), *count, "{templates:?}: {warnings:?}");
         if *count > 0 {
-            assert!(warnings[0].contains(named), "{warnings:?}");
+            assert!(warnings[0].to_string().contains(named), "{warnings:?}");
         }
     }
 }

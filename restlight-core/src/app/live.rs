@@ -24,7 +24,7 @@ use super::{collapse, CompiledRoute, Compiler, RouteInfo, Routing};
 use crate::bind::Registry;
 use crate::descriptor::descriptors;
 use crate::route::Route;
-use crate::router::{RouteEntry, Router, RouterError};
+use crate::router::{RouteEntry, Router, RouterError, RouterProblem};
 use crate::startup::StartupError;
 
 /// The routes served at one moment and the router over them; never changed
@@ -34,12 +34,12 @@ pub(crate) struct Table {
     /// In the order given to the router: a match's index points here.
     pub(crate) routes: Vec<Arc<CompiledRoute>>,
     /// The router's shadowing warnings, so a change logs only new ones.
-    warnings: Vec<String>,
+    warnings: Vec<RouterProblem>,
 }
 
 impl Table {
     /// Builds the router over `routes`.
-    pub(crate) fn new(routes: Vec<Arc<CompiledRoute>>) -> Result<(Self, Vec<String>), RouterError> {
+    pub(crate) fn new(routes: Vec<Arc<CompiledRoute>>) -> Result<(Self, Vec<RouterProblem>), RouterError> {
         let entries: Vec<RouteEntry> = routes.iter().map(|r| r.entry.clone()).collect();
         let (router, warnings) = Router::new(&entries)?;
         Ok((Self { router, routes, warnings: warnings.clone() }, warnings))

@@ -165,7 +165,7 @@ pub struct RouteMatch<'r> {
 impl Router {
     /// Compiles the table once.
     ///
-    /// The warnings name routes that can never be selected because another
+    /// The warnings ([`RouterProblem::Shadowed`]) name routes that can never be selected because another
     /// group matches the same paths with higher precedence.
     ///
     /// # Errors
@@ -173,7 +173,7 @@ impl Router {
     /// route and its location) and conflicting pairs of routes (same method,
     /// equivalent templates, overlapping consumes, same produces), each with
     /// both names and both locations.
-    pub fn new(entries: &[RouteEntry]) -> Result<(Router, Vec<String>), RouterError> {
+    pub fn new(entries: &[RouteEntry]) -> Result<(Router, Vec<RouterProblem>), RouterError> {
         let mut problems: Vec<RouterProblem> = Vec::new();
         let mut by_shape: BTreeMap<String, (Template, Vec<usize>)> = BTreeMap::new();
         let mut var_names: Vec<Vec<Arc<str>>> = vec![Vec::new(); entries.len()];
@@ -226,8 +226,7 @@ impl Router {
         }
         let listed: Vec<(&Template, Vec<&RouteEntry>)> =
             groups.iter().map(|(t, m)| (t, m.iter().map(|&i| &entries[i]).collect())).collect();
-        let warnings = conflict::shadowed(&listed).iter().map(ToString::to_string).collect();
-        Ok((router, warnings))
+        Ok((router, conflict::shadowed(&listed)))
     }
 
     /// Finds the route for a request. `raw_path` is the path as sent (still
