@@ -91,11 +91,26 @@ where
         let svc = self.0.clone();
         Box::pin(async move {
             Ok(match svc.oneshot(req).await {
-                Ok(res) => res.map(Body::from_stream),
+                Ok(res) => res.map(into_body),
                 Err(e) => error_response(&e.into()),
             })
         })
     }
+}
+
+/// A layer's response body as Restlight's: kept as it is when it is one
+/// already (an entity not encoded yet stays one, for the codecs), else
+/// streamed.
+fn into_body<B>(body: B) -> Body
+where
+    B: http_body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<BoxError>,
+{
+    let mut slot = Some(body);
+    if let Some(own) = (&mut slot as &mut dyn std::any::Any).downcast_mut::<Option<Body>>().and_then(Option::take) {
+        return own;
+    }
+    slot.map_or_else(Body::empty, Body::from_stream)
 }
 
 fn error_response(e: &BoxError) -> Response {
