@@ -4,8 +4,8 @@
 //! Layers added with [`AppBuilder::layer`](crate::AppBuilder::layer) wrap
 //! everything else (filters, routing, interceptors): the first added is the
 //! outermost, as with `tower::ServiceBuilder`. Their response bodies and
-//! errors are adapted: a body becomes a streamed [`Body`], an error a 500
-//! problem.
+//! errors are adapted: a body that is not a [`Body`] becomes a streamed one,
+//! an error a 500 problem.
 //!
 //! ```
 //! use restlight_core::{get, AppBuilder, test::MockClient};
