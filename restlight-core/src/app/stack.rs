@@ -98,14 +98,13 @@ impl Entry {
 }
 
 /// A response a filter or layer made itself may carry an entity not
-/// encoded yet (`Json(..)`): it is written here, with any codec.
-fn encode_left(mut res: Response, routing: &Routing, accept: Option<&http::HeaderValue>) -> Response {
+/// encoded yet (`Entity(..)`): it is written here, with any codec.
+fn encode_left(res: Response, routing: &Routing, accept: Option<&http::HeaderValue>) -> Response {
     if !res.body().is_deferred() {
         return res;
     }
     let accept = Accept::new(accept.and_then(|v| v.to_str().ok()));
-    res = write(res, &Written::none(routing.codecs()), &accept, false);
-    res
+    write(res, &Written::none(routing.codecs()), &accept, false)
 }
 
 /// The bottom of the layered stack: the filters or the routing, reading
