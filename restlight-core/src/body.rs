@@ -25,13 +25,40 @@ enum Kind {
 
 /// A response body: bytes in full, a stream, or an entity still to be
 /// encoded by the negotiated codec.
-pub struct Body(Kind);
+pub struct Body {
+    kind: Kind,
+    /// The `Content-Type` this body gets when the response has none and the
+    /// route negotiated none (text for `String` and `&str` returns): carried
+    /// here rather than in the response's extensions, which would allocate.
+    default_type: Option<&'static http::HeaderValue>,
+}
 
 impl Body {
+    fn of(kind: Kind) -> Self {
+        Self { kind, default_type: None }
+    }
+
+    /// This body, given `media` as its `Content-Type` unless the response
+    /// or the route's negotiation says otherwise.
+    pub(crate) fn with_default_type(mut self, media: &'static http::HeaderValue) -> Self {
+        self.default_type = Some(media);
+        self
+    }
+
+    /// See [`with_default_type`](Self::with_default_type).
+    pub(crate) fn default_type(&self) -> Option<&'static http::HeaderValue> {
+        self.default_type
+    }
+
+    /// Sets the default `Content-Type` unless one is set.
+    pub(crate) fn or_default_type(&mut self, media: &'static http::HeaderValue) {
+        self.default_type.get_or_insert(media);
+    }
+
     /// An empty body.
     #[must_use]
     pub fn empty() -> Self {
-        Self(Kind::Full(None))
+        Self::of(Kind::Full(None))
     }
 
     /// A body of these bytes.
@@ -40,7 +67,7 @@ impl Body {
         if bytes.is_empty() {
             Self::empty()
         } else {
-            Self(Kind::Full(Some(bytes)))
+            Self::of(Kind::Full(Some(bytes)))
         }
     }
 
@@ -50,7 +77,7 @@ impl Body {
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<BoxError>,
     {
-        Self(Kind::Stream(body.map_err(Into::into).boxed_unsync()))
+        Self::of(Kind::Stream(body.map_err(Into::into).boxed_unsync()))
     }
 
     /// A body streamed from chunks of bytes, each sent as it comes (chunked
@@ -65,17 +92,17 @@ impl Body {
     }
 
     pub(crate) fn deferred(value: Box<dyn Deferred>) -> Self {
-        Self(Kind::Deferred(value))
+        Self::of(Kind::Deferred(value))
     }
 
     /// Whether the body is an entity not encoded yet.
     pub(crate) fn is_deferred(&self) -> bool {
-        matches!(self.0, Kind::Deferred(_))
+        matches!(self.kind, Kind::Deferred(_))
     }
 
     pub(crate) fn take_deferred(&mut self) -> Option<Box<dyn Deferred>> {
-        if matches!(self.0, Kind::Deferred(_)) {
-            match std::mem::replace(&mut self.0, Kind::Full(None)) {
+        if matches!(self.kind, Kind::Deferred(_)) {
+            match std::mem::replace(&mut self.kind, Kind::Full(None)) {
                 Kind::Deferred(d) => Some(d),
                 _ => None,
             }
@@ -86,7 +113,7 @@ impl Body {
 
     /// The bytes of a body held in full (`None` for a stream or an entity).
     pub(crate) fn full_bytes(&self) -> Option<&Bytes> {
-        match &self.0 {
+        match &self.kind {
             Kind::Full(Some(b)) => Some(b),
             _ => None,
         }
@@ -95,7 +122,7 @@ impl Body {
     /// The length when known in full.
     #[must_use]
     pub fn exact_len(&self) -> Option<u64> {
-        match &self.0 {
+        match &self.kind {
             Kind::Full(b) => Some(b.as_ref().map_or(0, |b| b.len() as u64)),
             Kind::Deferred(_) => None,
             Kind::Stream(s) => http_body::Body::size_hint(s).exact(),
@@ -119,7 +146,7 @@ impl Default for Body {
 
 impl fmt::Debug for Body {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.0 {
+        match &self.kind {
             Kind::Full(b) => f.debug_tuple("Body::Full").field(&b.as_ref().map_or(0, Bytes::len)).finish(),
             Kind::Deferred(_) => f.write_str("Body::Deferred"),
             Kind::Stream(_) => f.write_str("Body::Stream"),
@@ -156,7 +183,7 @@ impl http_body::Body for Body {
     type Error = BoxError;
 
     fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
-        match &mut self.0 {
+        match &mut self.kind {
             Kind::Full(b) => Poll::Ready(b.take().map(|b| Ok(Frame::data(b)))),
             Kind::Deferred(_) => Poll::Ready(Some(Err("entity was not encoded before sending".into()))),
             Kind::Stream(s) => Pin::new(s).poll_frame(cx),
@@ -164,7 +191,7 @@ impl http_body::Body for Body {
     }
 
     fn is_end_stream(&self) -> bool {
-        match &self.0 {
+        match &self.kind {
             Kind::Full(b) => b.is_none(),
             Kind::Deferred(_) => false,
             Kind::Stream(s) => s.is_end_stream(),
@@ -172,7 +199,7 @@ impl http_body::Body for Body {
     }
 
     fn size_hint(&self) -> SizeHint {
-        match &self.0 {
+        match &self.kind {
             Kind::Full(b) => SizeHint::with_exact(b.as_ref().map_or(0, |b| b.len() as u64)),
             Kind::Deferred(_) => SizeHint::default(),
             Kind::Stream(s) => s.size_hint(),

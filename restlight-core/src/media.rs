@@ -15,6 +15,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use http::HeaderValue;
 use restlight_grammar::media::{self as grammar, is_token, MediaError, MediaRange as Parsed};
@@ -27,13 +28,25 @@ use restlight_grammar::media::{self as grammar, is_token, MediaError, MediaRange
 /// (see [`MediaRange`]): it and everything after it are dropped by [`parse`].
 ///
 /// [`parse`]: MediaType::parse
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct MediaType {
+///
+/// Parsed once and shared: a clone is a reference count, so a request can
+/// keep the type its route negotiated without copying it.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct MediaType(Arc<Repr>);
+
+#[derive(PartialEq, Eq, Hash)]
+struct Repr {
     canonical: Box<str>,
     slash: usize,
     essence_len: usize,
     params: Vec<(Box<str>, Box<str>)>,
     header: HeaderValue,
+}
+
+impl fmt::Debug for MediaType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("MediaType").field(&&*self.0.canonical).finish()
+    }
 }
 
 /// A media type that could not be parsed; its message names the bad value.
@@ -109,36 +122,42 @@ impl MediaType {
             params.push((name.into_boxed_str(), value.into_boxed_str()));
         }
         let header = HeaderValue::from_str(&canonical).ok()?;
-        Some(MediaType { slash: e.type_.len(), essence_len, canonical: canonical.into(), params, header })
+        Some(MediaType(Arc::new(Repr {
+            slash: e.type_.len(),
+            essence_len,
+            canonical: canonical.into(),
+            params,
+            header,
+        })))
     }
 
     /// `type/subtype`, lowercase, without parameters: `"application/json"`.
     #[must_use]
     pub fn essence(&self) -> &str {
-        &self.canonical[..self.essence_len]
+        &self.0.canonical[..self.0.essence_len]
     }
 
     /// The top-level type: `"application"`, or `"*"`.
     #[must_use]
     pub fn type_(&self) -> &str {
-        &self.canonical[..self.slash]
+        &self.0.canonical[..self.0.slash]
     }
 
     /// The subtype: `"json"`, or `"*"`.
     #[must_use]
     pub fn subtype(&self) -> &str {
-        &self.canonical[self.slash + 1..self.essence_len]
+        &self.0.canonical[self.0.slash + 1..self.0.essence_len]
     }
 
     /// The value of a parameter; the name is case-insensitive.
     #[must_use]
     pub fn param(&self, name: &str) -> Option<&str> {
-        self.params.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| &**v)
+        self.0.params.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| &**v)
     }
 
     /// All parameters in the order given, names lowercase.
     pub fn params(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.params.iter().map(|(n, v)| (&**n, &**v))
+        self.0.params.iter().map(|(n, v)| (&**n, &**v))
     }
 
     /// Whether the type or the subtype is `*`.
@@ -160,13 +179,13 @@ impl MediaType {
     /// The canonical form as a header value, computed once at parse time.
     #[must_use]
     pub fn header_value(&self) -> &HeaderValue {
-        &self.header
+        &self.0.header
     }
 }
 
 impl fmt::Display for MediaType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.canonical)
+        f.write_str(&self.0.canonical)
     }
 }
 
@@ -270,7 +289,7 @@ pub(crate) fn score(ranges: &[Entry<'_>], media: &MediaType) -> Option<Score> {
 
 /// The specificity of a media type used as a consumes entry or a range.
 pub(crate) fn specificity(media: &MediaType) -> u8 {
-    spec_of(media.type_(), media.subtype(), media.params.is_empty())
+    spec_of(media.type_(), media.subtype(), media.0.params.is_empty())
 }
 
 fn spec_of(type_: &str, sub: &str, no_params: bool) -> u8 {

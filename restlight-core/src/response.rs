@@ -11,13 +11,11 @@ use crate::error::HttpError;
 /// The response type: `http::Response` with Restlight's [`Body`].
 pub type Response = http::Response<Body>;
 
-/// The media type the dispatcher gives a body that carries no `Content-Type`
-/// of its own when the route declares no `produces`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct DefaultContentType(pub(crate) &'static str);
-
 pub(crate) const TEXT_PLAIN_UTF8: &str = "text/plain; charset=utf-8";
-const OCTET_STREAM: &str = "application/octet-stream";
+/// Checked once, at compile time: `HeaderValue::from_static` at run time
+/// validates every byte of the string each call.
+pub(crate) static TEXT_PLAIN: HeaderValue = HeaderValue::from_static(TEXT_PLAIN_UTF8);
+static OCTET_STREAM: HeaderValue = HeaderValue::from_static("application/octet-stream");
 
 /// Turns a handler's return value into a response.
 ///
@@ -34,10 +32,8 @@ pub trait IntoResponse {
     fn into_response(self) -> Response;
 }
 
-fn with_default_type(body: Body, default: &'static str) -> Response {
-    let mut res = Response::new(body);
-    res.extensions_mut().insert(DefaultContentType(default));
-    res
+fn with_default_type(body: Body, default: &'static HeaderValue) -> Response {
+    Response::new(body.with_default_type(default))
 }
 
 impl IntoResponse for Response {
@@ -48,13 +44,13 @@ impl IntoResponse for Response {
 
 impl IntoResponse for &'static str {
     fn into_response(self) -> Response {
-        with_default_type(Body::from(self), TEXT_PLAIN_UTF8)
+        with_default_type(Body::from(self), &TEXT_PLAIN)
     }
 }
 
 impl IntoResponse for String {
     fn into_response(self) -> Response {
-        with_default_type(Body::from(self), TEXT_PLAIN_UTF8)
+        with_default_type(Body::from(self), &TEXT_PLAIN)
     }
 }
 
@@ -69,13 +65,13 @@ impl IntoResponse for std::borrow::Cow<'static, str> {
 
 impl IntoResponse for Bytes {
     fn into_response(self) -> Response {
-        with_default_type(Body::from(self), OCTET_STREAM)
+        with_default_type(Body::from(self), &OCTET_STREAM)
     }
 }
 
 impl IntoResponse for Vec<u8> {
     fn into_response(self) -> Response {
-        with_default_type(Body::from(self), OCTET_STREAM)
+        with_default_type(Body::from(self), &OCTET_STREAM)
     }
 }
 
@@ -247,9 +243,7 @@ impl IntoResponse for ResponseBuilder {
             Some(e) => HttpError::internal(e).into_response(),
             None => {
                 let mut res = self.res;
-                if res.extensions().get::<DefaultContentType>().is_none() {
-                    res.extensions_mut().insert(DefaultContentType(TEXT_PLAIN_UTF8));
-                }
+                res.body_mut().or_default_type(&TEXT_PLAIN);
                 res
             }
         }

@@ -16,11 +16,11 @@ use std::time::Duration;
 use bytes::Bytes;
 use http_body::{Body, Frame, SizeHint};
 use hyper::body::Incoming;
-use restlight_core::{App, ReceivedAt};
+use restlight_core::App;
 
 use crate::activity::{Activity, InFlight};
 use crate::limits::TimedBody;
-use crate::ops::{Counted, Finish, Observe};
+use crate::ops::{Counted, Finish, Observe, Pending};
 
 type CoreBody = restlight_core::Body;
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -51,25 +51,41 @@ impl AppService {
 impl hyper::service::Service<http::Request<Incoming>> for AppService {
     type Response = http::Response<ResponseBody>;
     type Error = Infallible;
-    type Future = BoxFuture<Result<Self::Response, Infallible>>;
+    type Future = Responding;
 
-    fn call(&self, mut req: http::Request<Incoming>) -> Self::Future {
-        req.extensions_mut().insert(ReceivedAt(std::time::Instant::now()));
-        let app = self.app.clone();
-        let remote = self.remote;
+    fn call(&self, req: http::Request<Incoming>) -> Self::Future {
         let in_flight = self.activity.begin();
-        let pending = self.observe.as_ref().map(|o| o.begin(&req, remote));
+        let pending = self.observe.as_ref().map(|o| o.begin(&req, self.remote));
         let metrics = self.observe.as_ref().and_then(|o| o.metrics().cloned());
         let req = req.map(|body| Counted::new(TimedBody::new(body, self.body_read_timeout), metrics));
         let version = req.version();
-        Box::pin(async move {
-            let mut response = app.dispatch(req, Some(remote)).await;
-            if closes_connection(&response, version) {
-                response.headers_mut().insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
-            }
-            let finish = pending.map(|p| p.respond(&mut response));
-            Ok(response.map(|body| ResponseBody { inner: body, finish, _in_flight: in_flight }))
-        })
+        // The matched route is read only by the metrics and access log.
+        let mark = pending.is_some();
+        let dispatch = self.app.dispatch_boxed(req, Some(self.remote), mark);
+        Responding { dispatch, version, pending, in_flight: Some(in_flight) }
+    }
+}
+
+/// The future of one request: the application's (boxed once, by the
+/// application) and what the server adds to its answer.
+pub(crate) struct Responding {
+    dispatch: BoxFuture<restlight_core::Response>,
+    version: http::Version,
+    pending: Option<Pending>,
+    in_flight: Option<InFlight>,
+}
+
+impl Future for Responding {
+    type Output = Result<http::Response<ResponseBody>, Infallible>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let mut response = std::task::ready!(self.dispatch.as_mut().poll(cx));
+        if closes_connection(&response, self.version) {
+            response.headers_mut().insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
+        }
+        let finish = self.pending.take().map(|p| p.respond(&mut response));
+        let in_flight = self.in_flight.take();
+        Poll::Ready(Ok(response.map(|body| ResponseBody { inner: body, finish, _in_flight: in_flight })))
     }
 }
 
@@ -88,7 +104,7 @@ pub(crate) struct ResponseBody {
     inner: CoreBody,
     /// Records metrics and the access-log line when dropped.
     finish: Option<Finish>,
-    _in_flight: InFlight,
+    _in_flight: Option<InFlight>,
 }
 
 impl fmt::Debug for ResponseBody {

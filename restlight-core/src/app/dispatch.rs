@@ -33,7 +33,7 @@ use crate::error::{BoxError, HttpError};
 use crate::executor::ReceivedAt;
 use crate::media::{best_of, Accept, MediaType};
 use crate::request::RequestContext;
-use crate::response::{DefaultContentType, IntoResponse, Response, TEXT_PLAIN_UTF8};
+use crate::response::{IntoResponse, Response, TEXT_PLAIN};
 use crate::router::{Lookup, RouteError};
 use crate::stream::BodyStream;
 
@@ -71,16 +71,23 @@ impl Routing {
         &self.0.codecs
     }
 
-    /// Serves one request, from routing to compression.
-    pub(crate) async fn serve<B>(&self, req: Request<B>, remote: Option<SocketAddr>) -> Response
+    /// Serves one request, from routing to compression. `mark` puts
+    /// [`MatchedRoute`] in the response's extensions (an allocation, so only
+    /// when someone reads it).
+    ///
+    /// The future is kept small (it is moved into a box per request): the
+    /// rare parts, reading a body and running on an executor other than
+    /// `io` or within a time limit, are boxed futures of their own.
+    pub(crate) async fn serve<B>(self, req: Request<B>, remote: Option<SocketAddr>, mark: bool) -> Response
     where
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<BoxError>,
     {
         let shared = &*self.0;
         let (parts, body) = req.into_parts();
-        let received = parts.extensions.get::<ReceivedAt>().map_or_else(Instant::now, |r| r.0);
-        let header_accept = parts.headers.get(ACCEPT).cloned();
+        let heads = Heads::of(&parts.headers);
+        // Kept past the handler, which takes the request's head.
+        let header_accept = heads.accept.cloned();
         let header_text = text(header_accept.as_ref());
         let mut url = match shared.url_format.resolve(&parts.uri, &shared.codecs) {
             Ok(url) => url,
@@ -90,10 +97,10 @@ impl Routing {
         // and its ranges parsed at most once, shared by routing and the codec.
         let url_accept = url.accept();
         let first = Accept::new(text(url_accept.as_ref()).or(header_text));
-        if parts.version == Version::HTTP_11 && !parts.headers.contains_key(HOST) && parts.uri.authority().is_none() {
+        if parts.version == Version::HTTP_11 && !heads.host && parts.uri.authority().is_none() {
             return error(HttpError::bad_request("HTTP/1.1 request without a Host header"), &first);
         }
-        let content_type = parts.headers.get(CONTENT_TYPE).map(|v| v.to_str().unwrap_or("\u{0}"));
+        let content_type = heads.content_type.map(|v| v.to_str().unwrap_or("\u{0}"));
         let path = parts.uri.path();
         // The table of this moment; the matched route is kept for the rest
         // of the request, whatever changes meanwhile.
@@ -123,7 +130,14 @@ impl Routing {
         let head = found.head_from_get;
         let (params, matrix) = (found.params, found.matrix);
         drop(table);
-        let accept_encoding = parts.headers.get(ACCEPT_ENCODING).cloned();
+        // Read before the body: a bounded executor's time-to-first-byte
+        // counts from here at the latest.
+        let received = match parts.extensions.get::<ReceivedAt>() {
+            Some(at) => Some(at.0),
+            None => route.exec.is_bounded().then(Instant::now),
+        };
+        let compress = route.compress && shared.compression.enabled;
+        let accept_encoding = if compress { heads.accept_encoding.cloned() } else { None };
         let mut ctx = if route.stream_body {
             match BodyStream::for_request(body, &parts.headers, route.stream_limit) {
                 Ok(stream) => RequestContext::new(parts, Bytes::new(), params, matrix, remote, produce.clone())
@@ -132,26 +146,66 @@ impl Routing {
             }
         } else {
             let limit = route.info.max_body;
-            let body = match read_body(body, &parts.headers, limit)
-                .await
-                .and_then(|b| compress::request(&parts.headers, b, limit))
-            {
-                Ok(b) => b,
-                Err(e) => return error(e, accept),
+            let body = if body.is_end_stream() {
+                Bytes::new()
+            } else {
+                match Box::pin(read_body(body, &parts.headers, limit))
+                    .await
+                    .and_then(|b| compress::request(&parts.headers, b, limit))
+                {
+                    Ok(b) => b,
+                    Err(e) => return error(e, accept),
+                }
             };
             RequestContext::new(parts, body, params, matrix, remote, produce.clone())
         };
         let forced_read = route.request_codec.as_ref().or(url.codec.as_ref()).cloned();
         ctx.codecs = Some(EntityCodecs { registry: Arc::clone(&shared.codecs), forced: forced_read });
-        let res = run(&route, ctx, received).await;
+        let task = route.handler.call(ctx);
+        let res = if route.exec.is_inline() && route.info.timeout.is_none() {
+            crate::executor::run_inline(task).await
+        } else {
+            Box::pin(route.exec.run(task, received, route.info.timeout)).await
+        };
+        log_internal_error(&route, &res);
         let forced = route.response_codec.as_ref().or(url.codec.as_ref());
         let written = Written { codecs: &shared.codecs, produces: &route.produces, forced, produce: produce.as_ref() };
         let mut res = write(res, &written, accept, head);
-        if route.compress {
+        if compress {
             res = compress::response(res, accept_encoding.as_ref(), shared.compression);
         }
-        res.extensions_mut().insert(MatchedRoute(route));
+        if mark {
+            res.extensions_mut().insert(MatchedRoute(route));
+        }
         res
+    }
+}
+
+/// The request headers routing reads, found in one pass over the headers
+/// instead of one hashed lookup each.
+#[derive(Default)]
+struct Heads<'a> {
+    accept: Option<&'a HeaderValue>,
+    content_type: Option<&'a HeaderValue>,
+    accept_encoding: Option<&'a HeaderValue>,
+    host: bool,
+}
+
+impl<'a> Heads<'a> {
+    fn of(headers: &'a http::HeaderMap) -> Self {
+        let mut heads = Self::default();
+        for (name, value) in headers {
+            if *name == ACCEPT {
+                heads.accept.get_or_insert(value);
+            } else if *name == CONTENT_TYPE {
+                heads.content_type.get_or_insert(value);
+            } else if *name == HOST {
+                heads.host = true;
+            } else if *name == ACCEPT_ENCODING {
+                heads.accept_encoding.get_or_insert(value);
+            }
+        }
+        heads
     }
 }
 
@@ -160,15 +214,13 @@ fn text(value: Option<&HeaderValue>) -> Option<&str> {
     value.and_then(|v| v.to_str().ok())
 }
 
-async fn run(route: &CompiledRoute, ctx: RequestContext, received: Instant) -> Response {
-    let task = route.handler.call(ctx);
-    let res = route.exec.run(task, received, route.info.timeout).await;
+/// A 500 is logged with the route that answered it.
+fn log_internal_error(route: &CompiledRoute, res: &Response) {
     if res.status() == StatusCode::INTERNAL_SERVER_ERROR {
         if let Some(e) = res.extensions().get::<HttpError>() {
             tracing::error!(route = %route.info.name, location = %route.info.location, "{}", e.detail());
         }
     }
-    res
 }
 
 async fn read_body<B>(body: B, headers: &http::HeaderMap, limit: usize) -> Result<Bytes, HttpError>
@@ -176,9 +228,6 @@ where
     B: http_body::Body<Data = Bytes> + Send + 'static,
     B::Error: Into<BoxError>,
 {
-    if body.is_end_stream() {
-        return Ok(Bytes::new());
-    }
     let too_large = || {
         HttpError::payload_too_large(format!("the request entity is larger than the limit of {limit} bytes"))
             .with("limit", limit)
@@ -272,13 +321,13 @@ pub(crate) fn write(res: Response, how: &Written<'_>, accept: &Accept<'_>, head:
         if wants_text(accept) {
             let text = crate::response::problem_text(error);
             *res.body_mut() = text;
-            res.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static(TEXT_PLAIN_UTF8));
+            res.headers_mut().insert(CONTENT_TYPE, TEXT_PLAIN.clone());
         }
     }
     if !res.headers().contains_key(CONTENT_TYPE) && res.body().exact_len() != Some(0) {
-        let value = match (how.produce, res.extensions().get::<DefaultContentType>()) {
+        let value = match (how.produce, res.body().default_type()) {
             (Some(p), _) if !p.is_wildcard() => Some(p.header_value().clone()),
-            (_, Some(DefaultContentType(d))) => Some(HeaderValue::from_static(d)),
+            (_, Some(d)) => Some(d.clone()),
             _ => None,
         };
         if let Some(v) = value {

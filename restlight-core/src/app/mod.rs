@@ -109,7 +109,31 @@ impl App {
         B: http_body::Body<Data = bytes::Bytes> + Send + 'static,
         B::Error: Into<crate::BoxError>,
     {
-        self.inner.entry.call(&self.inner.routing, req, remote).await
+        self.inner.entry.call(&self.inner.routing, req, remote, true).await
+    }
+
+    /// [`dispatch`](Self::dispatch) for a server: the request's future,
+    /// boxed once here (so the server need not box a larger one around
+    /// it), with [`MatchedRoute`] on the response only when `mark` asks for
+    /// it or filters or layers may read it, since inserting it allocates.
+    #[doc(hidden)]
+    pub fn dispatch_boxed<B>(
+        &self,
+        req: http::Request<B>,
+        remote: Option<std::net::SocketAddr>,
+        mark: bool,
+    ) -> crate::handler::BoxFuture<crate::Response>
+    where
+        B: http_body::Body<Data = bytes::Bytes> + Send + 'static,
+        B::Error: Into<crate::BoxError>,
+    {
+        match &self.inner.entry {
+            Entry::Direct => Box::pin(self.inner.routing.clone().serve(req, remote, mark)),
+            Entry::Filtered(_) | Entry::Layered(_) => {
+                let app = self.clone();
+                Box::pin(async move { app.inner.entry.call(&app.inner.routing, req, remote, mark).await })
+            }
+        }
     }
 
     /// A snapshot of the routes served now, in their deterministic order.

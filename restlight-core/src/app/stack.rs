@@ -26,6 +26,7 @@ use super::dispatch::{write, Written};
 use super::{App, Routing};
 use crate::body::Body;
 use crate::error::BoxError;
+use crate::executor::ReceivedAt;
 use crate::filter::{Chain, DynFilter, Endpoint};
 use crate::handler::BoxFuture;
 use crate::layer::{AppStack, RemoteAddr, Wrap};
@@ -59,31 +60,39 @@ impl Entry {
             }),
             None => {
                 let routing = routing.clone();
-                bottom(move |req, remote| {
-                    let routing = routing.clone();
-                    Box::pin(async move { routing.serve(req, remote).await })
-                })
+                bottom(move |req, remote| Box::pin(routing.clone().serve(req, remote, true)))
             }
         };
         Self::Layered(layers.into_iter().rev().fold(bottom, |svc, wrap| wrap(svc)))
     }
 
-    /// One request through the stack.
-    pub(crate) async fn call<B>(&self, routing: &Routing, req: Request<B>, remote: Option<SocketAddr>) -> Response
+    /// One request through the stack. `mark` asks for
+    /// [`MatchedRoute`](crate::MatchedRoute) on the response; below
+    /// filters and layers it is always set, since they may read it.
+    pub(crate) async fn call<B>(
+        &self,
+        routing: &Routing,
+        req: Request<B>,
+        remote: Option<SocketAddr>,
+        mark: bool,
+    ) -> Response
     where
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<BoxError>,
     {
         match self {
-            Self::Direct => routing.serve(req, remote).await,
+            Self::Direct => routing.clone().serve(req, remote, mark).await,
             Self::Filtered(chain) => {
                 let accept = req.headers().get(ACCEPT).cloned();
-                let res = chain.run(req.map(Body::from_stream), remote).await;
+                let mut req = req.map(Body::from_stream);
+                arrived(&mut req);
+                let res = chain.run(req, remote).await;
                 encode_left(res, routing, accept.as_ref())
             }
             Self::Layered(stack) => {
                 let accept = req.headers().get(ACCEPT).cloned();
                 let mut req = req.map(Body::from_stream);
+                arrived(&mut req);
                 if let Some(addr) = remote {
                     req.extensions_mut().insert(RemoteAddr(addr));
                 }
@@ -94,6 +103,13 @@ impl Entry {
                 encode_left(res, routing, accept.as_ref())
             }
         }
+    }
+}
+
+/// Time-to-first-byte counts from before the filters and layers.
+fn arrived(req: &mut Request<Body>) {
+    if req.extensions().get::<ReceivedAt>().is_none() {
+        req.extensions_mut().insert(ReceivedAt(std::time::Instant::now()));
     }
 }
 
@@ -122,8 +138,7 @@ where
 
 impl Endpoint for Routing {
     fn call(&self, req: Request<Body>, remote: Option<SocketAddr>) -> BoxFuture<Response> {
-        let routing = self.clone();
-        Box::pin(async move { routing.serve(req, remote).await })
+        Box::pin(self.clone().serve(req, remote, true))
     }
 }
 

@@ -68,10 +68,14 @@ impl FailFast {
     }
 }
 
-/// When the server received the request head: a request extension.
+/// When the request arrived: a request extension, which
+/// [`FailFast::Ttfb`] measures from.
 ///
-/// `restlight-server` inserts it as soon as hyper hands the request over;
-/// [`App::dispatch`](crate::App::dispatch) uses the time it was called when
-/// the extension is absent. [`FailFast::Ttfb`] measures from it.
+/// [`App::dispatch`](crate::App::dispatch) sets it when the request enters
+/// the application's filters or tower layers, if it has any and the
+/// extension is absent (they may take time of their own). Without them, a
+/// request on a bounded executor counts from the moment its route is chosen,
+/// before its body is read, and a request on the IO executor never reads
+/// the clock. A server that knows an earlier moment may insert it itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReceivedAt(pub Instant);

@@ -122,18 +122,31 @@ impl fmt::Debug for Exec {
 }
 
 impl Exec {
+    /// Whether handlers run inline on the IO thread.
+    pub(crate) fn is_inline(&self) -> bool {
+        matches!(self, Self::Inline)
+    }
+
+    /// Whether this is a bounded executor, whose fail-fast limits need the
+    /// time a request arrived.
+    pub(crate) fn is_bounded(&self) -> bool {
+        matches!(self, Self::Bounded(_))
+    }
+
     /// Runs `task` here, within `timeout` when one is set (then 504 and the
     /// task is dropped, wherever it runs).
+    /// `received` is when the request arrived (a bounded executor's
+    /// time-to-first-byte limit counts from it; now when unknown).
     pub(crate) async fn run(
         &self,
         task: BoxFuture<Response>,
-        received: Instant,
+        received: Option<Instant>,
         timeout: Option<Duration>,
     ) -> Response {
         let run = async move {
             match self {
-                Self::Inline => AssertUnwindSafe(task).catch_unwind().await.unwrap_or_else(|_| panicked()),
-                Self::Bounded(bounded) => bounded.run(task, received).await,
+                Self::Inline => run_inline(task).await,
+                Self::Bounded(bounded) => bounded.run(task, received.unwrap_or_else(Instant::now)).await,
                 Self::Custom(exec) => exec.execute(task).await,
             }
         };
@@ -142,6 +155,11 @@ impl Exec {
             Some(limit) => tokio::time::timeout(limit, run).await.unwrap_or_else(|_| timed_out(limit)),
         }
     }
+}
+
+/// Runs `task` where it is polled; a panic becomes a 500.
+pub(crate) async fn run_inline(task: BoxFuture<Response>) -> Response {
+    AssertUnwindSafe(task).catch_unwind().await.unwrap_or_else(|_| panicked())
 }
 
 fn timed_out(limit: Duration) -> Response {

@@ -93,12 +93,14 @@ impl Observe {
 
     /// Starts recording a request.
     pub(crate) fn begin<B>(self: &Arc<Self>, req: &http::Request<B>, remote: SocketAddr) -> Pending {
-        let line = self.log.then(|| RequestLine {
-            method: req.method().clone(),
-            uri: req.uri().clone(),
-            version: req.version(),
-            remote,
-            wall: SystemTime::now(),
+        let line = self.log.then(|| {
+            Box::new(RequestLine {
+                method: req.method().clone(),
+                uri: req.uri().clone(),
+                version: req.version(),
+                remote,
+                wall: SystemTime::now(),
+            })
         });
         Pending { observe: Arc::clone(self), started: Instant::now(), line }
     }
@@ -116,7 +118,9 @@ struct RequestLine {
 pub(crate) struct Pending {
     observe: Arc<Observe>,
     started: Instant,
-    line: Option<RequestLine>,
+    /// Boxed: only the access log needs it, and a request's future and
+    /// response body (which carry this) are moved several times.
+    line: Option<Box<RequestLine>>,
 }
 
 impl std::fmt::Debug for Pending {

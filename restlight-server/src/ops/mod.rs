@@ -12,7 +12,7 @@ pub use access_log::{AccessLog, ACCESS_TARGET};
 pub use actuator::{Actuator, Endpoint, UnknownEndpoint, DEFAULT_BASE_PATH};
 pub use health::Health;
 
-pub(crate) use access_log::{Finish, Observe};
+pub(crate) use access_log::{Finish, Observe, Pending};
 pub(crate) use actuator::OpsShared;
 pub(crate) use counted::Counted;
 pub(crate) use metrics::{RequestMetrics, Scrape};
