@@ -48,10 +48,11 @@ impl ConnContext {
     /// # Errors
     /// A TLS configuration rustls refuses.
     pub(crate) fn new(app: App, options: &ServerOptions, counters: Arc<Counters>) -> Result<Self, ConnError> {
+        // No timer and no header read timeout in hyper: it would allocate
+        // and register a timer for every request. The connection's own
+        // deadline (see `drive`) bounds the wait for a request head instead.
         let mut h1 = http1::Builder::new();
-        h1.timer(TokioTimer::new())
-            .keep_alive(true)
-            .header_read_timeout(options.header_read_timeout)
+        h1.keep_alive(true)
             .max_header_size(options.max_header_size)
             .max_headers(options.limits.max_headers);
 
@@ -139,11 +140,34 @@ where
     match protocol {
         Protocol::Http1 => {
             let conn = ctx.h1.serve_connection(io, service);
-            drive(conn, &activity, ctx.idle_timeout, drain, remote).await;
+            let limits = Idle { idle: ctx.idle_timeout, head: Some(ctx.header_read_timeout) };
+            drive(conn, &activity, limits, drain, remote).await;
         }
         Protocol::H2 => {
             let conn = ctx.h2.serve_connection(io, service);
-            drive(conn, &activity, ctx.idle_timeout, drain, remote).await;
+            drive(conn, &activity, Idle { idle: ctx.idle_timeout, head: None }, drain, remote).await;
+        }
+    }
+}
+
+/// How long a connection may go without a request in flight.
+#[derive(Debug, Clone, Copy)]
+struct Idle {
+    /// Then it is closed gracefully (HTTP/1) or sent GOAWAY (HTTP/2).
+    idle: Duration,
+    /// HTTP/1's header read timeout: a connection with no request in flight
+    /// is waiting for a request head, which must be complete this long
+    /// after the connection opened or its last response ended; else it is
+    /// closed at once. `None` for HTTP/2, whose streams hyper bounds.
+    head: Option<Duration>,
+}
+
+impl Idle {
+    /// The shorter of the two periods, and whether it is the header one.
+    fn first(self) -> (Duration, bool) {
+        match self.head {
+            Some(head) if head <= self.idle => (head, true),
+            _ => (self.idle, false),
         }
     }
 }
@@ -151,17 +175,25 @@ where
 /// Polls a hyper connection to the end, starting its graceful shutdown when
 /// the server drains or the connection has been idle for `idle`, and dropping
 /// it when it is still idle one period after that (an HTTP/2 client that
-/// never answers the GOAWAY ping would otherwise keep it).
-async fn drive<C>(conn: C, activity: &Activity, idle: Duration, mut drain: watch::Receiver<bool>, remote: SocketAddr)
+/// never answers the GOAWAY ping would otherwise keep it). An HTTP/1
+/// connection that has not completed a request head within the header read
+/// timeout is dropped at once, whether it sent nothing or part of a head.
+///
+/// One timer per connection, re-armed only when it fires: requests cost no
+/// timer of their own. The connection is polled first, so a head that is
+/// complete when the timer fires is served rather than cut off.
+async fn drive<C>(conn: C, activity: &Activity, limits: Idle, mut drain: watch::Receiver<bool>, remote: SocketAddr)
 where
     C: GracefulConnection<Error = hyper::Error>,
 {
     let mut conn = std::pin::pin!(conn);
     let mut closing = false;
     let mut draining = false;
+    let (period, is_head) = limits.first();
     loop {
-        let idle_deadline = activity.idle_deadline(idle);
+        let idle_deadline = activity.idle_deadline(period);
         tokio::select! {
+            biased;
             result = conn.as_mut() => {
                 if let Err(err) = result {
                     tracing::debug!(%remote, %err, "connection ended with an error");
@@ -176,12 +208,16 @@ where
                 }
             }
             () = tokio::time::sleep_until(idle_deadline) => {
-                if activity.is_idle_for(idle) {
+                if activity.is_idle_for(period) {
+                    if is_head {
+                        tracing::debug!(%remote, timeout = ?period, "closing connection: no complete request head in time");
+                        return;
+                    }
                     if closing {
                         tracing::debug!(%remote, "closing connection still idle after a graceful close");
                         return;
                     }
-                    tracing::debug!(%remote, ?idle, "closing idle connection");
+                    tracing::debug!(%remote, idle = ?period, "closing idle connection");
                     closing = true;
                     activity.touch();
                     conn.as_mut().graceful_shutdown();

@@ -75,3 +75,23 @@ fn dribbled_headers_are_cut_off() {
     assert!(start.elapsed() >= HEADER_TIMEOUT / 2, "cut off after {:?}", start.elapsed());
     server.shutdown();
 }
+
+#[test]
+fn a_kept_alive_connection_that_keeps_asking_outlives_the_header_timeout() {
+    // The header read timeout counts from the end of the last response, not
+    // from the connection's start: a client that keeps sending requests
+    // well within it is never cut off.
+    let timeout = Duration::from_secs(1);
+    let server = with_ping().header_read_timeout(timeout).start().unwrap();
+    let mut raw = Raw::connect(server.local_addr());
+    let start = Instant::now();
+    let mut answered = 0;
+    while start.elapsed() < timeout * 5 / 2 {
+        raw.send(get_request("/ping"));
+        assert_eq!(raw.response().status, 200, "request {answered} after {:?}", start.elapsed());
+        answered += 1;
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(answered >= 3, "only {answered} requests in {:?}", start.elapsed());
+    server.shutdown();
+}
