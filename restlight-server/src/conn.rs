@@ -52,9 +52,7 @@ impl ConnContext {
         // and register a timer for every request. The connection's own
         // deadline (see `drive`) bounds the wait for a request head instead.
         let mut h1 = http1::Builder::new();
-        h1.keep_alive(true)
-            .max_header_size(options.max_header_size)
-            .max_headers(options.limits.max_headers);
+        h1.keep_alive(true).max_header_size(options.max_header_size).max_headers(options.limits.max_headers);
 
         let mut h2 = http2::Builder::new(TokioExecutor::new());
         h2.timer(TokioTimer::new())

@@ -14,6 +14,7 @@
 //!
 //! Nothing here calls back up into the application.
 
+use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Instant;
@@ -31,6 +32,7 @@ use crate::codec::{self, Codec, Codecs, EntityCodecs};
 use crate::compress::{self, CompressOptions};
 use crate::error::{BoxError, HttpError};
 use crate::executor::ReceivedAt;
+use crate::handler::BoxFuture;
 use crate::media::{best_of, Accept, MediaType};
 use crate::request::RequestContext;
 use crate::response::{IntoResponse, Response, TEXT_PLAIN};
@@ -75,10 +77,34 @@ impl Routing {
     /// [`MatchedRoute`] in the response's extensions (an allocation, so only
     /// when someone reads it).
     ///
-    /// The future is kept small (it is moved into a box per request): the
-    /// rare parts, reading a body and running on an executor other than
-    /// `io` or within a time limit, are boxed futures of their own.
-    pub(crate) async fn serve<B>(self, req: Request<B>, remote: Option<SocketAddr>, mark: bool) -> Response
+    /// Routing, reading the head and calling the handler happen now, when
+    /// this is called; the future returned only waits for the handler and
+    /// writes its answer. It is kept small, since a server boxes one per
+    /// request: reading a body and running off the IO executor or within a
+    /// time limit are boxed futures of their own.
+    pub(crate) fn serve<B>(
+        self,
+        req: Request<B>,
+        remote: Option<SocketAddr>,
+        mark: bool,
+    ) -> impl Future<Output = Response> + Send + 'static
+    where
+        B: http_body::Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<BoxError>,
+    {
+        let step = self.route(req, remote, mark);
+        async move {
+            match step {
+                Step::Answered(res) => res,
+                Step::Run(respond, task) => respond.respond(task).await,
+                Step::Read(reading) => reading.await,
+            }
+        }
+    }
+
+    /// Everything up to the handler's call, or the answer when there is
+    /// nothing to call.
+    fn route<B>(self, req: Request<B>, remote: Option<SocketAddr>, mark: bool) -> Step
     where
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<BoxError>,
@@ -86,19 +112,18 @@ impl Routing {
         let shared = &*self.0;
         let (parts, body) = req.into_parts();
         let heads = Heads::of(&parts.headers);
-        // Kept past the handler, which takes the request's head.
-        let header_accept = heads.accept.cloned();
-        let header_text = text(header_accept.as_ref());
+        let header_text = text(heads.accept);
         let mut url = match shared.url_format.resolve(&parts.uri, &shared.codecs) {
             Ok(url) => url,
-            Err(e) => return error(e, &Accept::new(header_text)),
+            Err(e) => return Step::Answered(error(e, &Accept::new(header_text))),
         };
         // The URL's format stands for `Accept`. Either is read as text once,
-        // and its ranges parsed at most once, shared by routing and the codec.
+        // and its ranges parsed at most once: by the router when it has
+        // types to choose from, and then the writer uses its choice.
         let url_accept = url.accept();
         let first = Accept::new(text(url_accept.as_ref()).or(header_text));
         if parts.version == Version::HTTP_11 && !heads.host && parts.uri.authority().is_none() {
-            return error(HttpError::bad_request("HTTP/1.1 request without a Host header"), &first);
+            return Step::Answered(error(HttpError::bad_request("HTTP/1.1 request without a Host header"), &first));
         }
         let content_type = heads.content_type.map(|v| v.to_str().unwrap_or("\u{0}"));
         let path = parts.uri.path();
@@ -108,11 +133,13 @@ impl Routing {
         let mut lookup = table.router.lookup_accepting(&parts.method, &path[..url.path_len], content_type, &first);
         let fallback;
         let mut accept = &first;
+        let mut accept_value = if url_accept.is_some() { url_accept.clone() } else { heads.accept.cloned() };
         if url.stripped && matches!(lookup, Err(RouteError::NotFound)) {
             // No route without the suffix: route the path as sent.
             url = FromUrl { path_len: path.len(), codec: None, stripped: false };
             fallback = Accept::new(header_text);
             accept = &fallback;
+            accept_value = heads.accept.cloned();
             lookup = table.router.lookup_accepting(&parts.method, path, content_type, accept);
         }
         let found = match lookup {
@@ -121,61 +148,120 @@ impl Routing {
                 let mut res = Response::new(Body::empty());
                 res.headers_mut().insert(ALLOW, allow);
                 res.headers_mut().insert(CONTENT_LENGTH, HeaderValue::from_static("0"));
-                return res;
+                return Step::Answered(res);
             }
-            Err(e) => return error(route_error(e, &parts.method, parts.uri.path(), &shared.codecs), accept),
+            Err(e) => {
+                let e = route_error(e, &parts.method, parts.uri.path(), &shared.codecs);
+                return Step::Answered(error(e, accept));
+            }
         };
         let route = Arc::clone(&table.routes[found.index]);
-        let produce = found.produce.cloned();
-        let head = found.head_from_get;
         let (params, matrix) = (found.params, found.matrix);
-        drop(table);
-        // Read before the body: a bounded executor's time-to-first-byte
-        // counts from here at the latest.
-        let received = match parts.extensions.get::<ReceivedAt>() {
-            Some(at) => Some(at.0),
-            None => route.exec.is_bounded().then(Instant::now),
-        };
         let compress = route.compress && shared.compression.enabled;
-        let accept_encoding = if compress { heads.accept_encoding.cloned() } else { None };
-        let mut ctx = if route.stream_body {
-            match BodyStream::for_request(body, &parts.headers, route.stream_limit) {
-                Ok(stream) => RequestContext::new(parts, Bytes::new(), params, matrix, remote, produce.clone())
-                    .with_body_stream(stream),
-                Err(e) => return error(e, accept),
-            }
-        } else {
-            let limit = route.info.max_body;
-            let body = if body.is_end_stream() {
-                Bytes::new()
-            } else {
-                match Box::pin(read_body(body, &parts.headers, limit))
-                    .await
-                    .and_then(|b| compress::request(&parts.headers, b, limit))
-                {
-                    Ok(b) => b,
-                    Err(e) => return error(e, accept),
-                }
-            };
-            RequestContext::new(parts, body, params, matrix, remote, produce.clone())
+        let respond = Respond {
+            accept: accept_value,
+            url_codec: url.codec,
+            produce: found.produce.cloned(),
+            head: found.head_from_get,
+            // Read before the body: a bounded executor's
+            // time-to-first-byte counts from here at the latest.
+            received: match parts.extensions.get::<ReceivedAt>() {
+                Some(at) => Some(at.0),
+                None => route.exec.is_bounded().then(Instant::now),
+            },
+            accept_encoding: if compress { heads.accept_encoding.cloned() } else { None },
+            compress,
+            mark,
+            route,
+            routing: self.clone(),
         };
-        let forced_read = route.request_codec.as_ref().or(url.codec.as_ref()).cloned();
-        ctx.codecs = Some(EntityCodecs { registry: Arc::clone(&shared.codecs), forced: forced_read });
-        let task = route.handler.call(ctx);
+        drop(table);
+        if respond.route.stream_body {
+            return match BodyStream::for_request(body, &parts.headers, respond.route.stream_limit) {
+                Ok(stream) => {
+                    let ctx = RequestContext::new(parts, Bytes::new(), params, matrix, remote, respond.produce.clone());
+                    let (respond, task) = respond.call(ctx.with_body_stream(stream));
+                    Step::Run(respond, task)
+                }
+                Err(e) => Step::Answered(error(e, accept)),
+            };
+        }
+        if body.is_end_stream() {
+            let ctx = RequestContext::new(parts, Bytes::new(), params, matrix, remote, respond.produce.clone());
+            let (respond, task) = respond.call(ctx);
+            return Step::Run(respond, task);
+        }
+        Step::Read(Box::pin(async move {
+            let limit = respond.route.info.max_body;
+            let read = read_body(body, &parts.headers, limit).await;
+            match read.and_then(|b| compress::request(&parts.headers, b, limit)) {
+                Ok(body) => {
+                    let ctx = RequestContext::new(parts, body, params, matrix, remote, respond.produce.clone());
+                    let (respond, task) = respond.call(ctx);
+                    respond.respond(task).await
+                }
+                Err(e) => error(e, &Accept::new(text(respond.accept.as_ref()))),
+            }
+        }))
+    }
+}
+
+/// Where a request stands once routed.
+enum Step {
+    /// Answered without a handler (404, 400, OPTIONS ...).
+    Answered(Response),
+    /// The handler has been called; its future is to be awaited.
+    Run(Respond, BoxFuture<Response>),
+    /// The body is to be read first.
+    Read(BoxFuture<Response>),
+}
+
+/// What writing the handler's answer needs, kept while it runs.
+struct Respond {
+    routing: Routing,
+    route: Arc<CompiledRoute>,
+    /// The `Accept` routing used (the URL's format or the header).
+    accept: Option<HeaderValue>,
+    url_codec: Option<Arc<dyn Codec>>,
+    /// The type the router negotiated from the route's `produces`.
+    produce: Option<MediaType>,
+    received: Option<Instant>,
+    accept_encoding: Option<HeaderValue>,
+    /// HEAD answered by a GET route.
+    head: bool,
+    compress: bool,
+    mark: bool,
+}
+
+impl Respond {
+    /// Calls the route's handler with `ctx`.
+    fn call(self, mut ctx: RequestContext) -> (Self, BoxFuture<Response>) {
+        let registry = Arc::clone(&self.routing.0.codecs);
+        let forced = self.route.request_codec.as_ref().or(self.url_codec.as_ref()).cloned();
+        ctx.codecs = Some(EntityCodecs { registry, forced });
+        let task = self.route.handler.call(ctx);
+        (self, task)
+    }
+
+    /// Waits for the handler on its executor, then writes the answer.
+    async fn respond(self, task: BoxFuture<Response>) -> Response {
+        let route = &self.route;
         let res = if route.exec.is_inline() && route.info.timeout.is_none() {
             crate::executor::run_inline(task).await
         } else {
-            Box::pin(route.exec.run(task, received, route.info.timeout)).await
+            Box::pin(route.exec.run(task, self.received, route.info.timeout)).await
         };
-        log_internal_error(&route, &res);
-        let forced = route.response_codec.as_ref().or(url.codec.as_ref());
-        let written = Written { codecs: &shared.codecs, produces: &route.produces, forced, produce: produce.as_ref() };
-        let mut res = write(res, &written, accept, head);
-        if compress {
-            res = compress::response(res, accept_encoding.as_ref(), shared.compression);
+        log_internal_error(route, &res);
+        let shared = &*self.routing.0;
+        let forced = route.response_codec.as_ref().or(self.url_codec.as_ref());
+        let written =
+            Written { codecs: &shared.codecs, produces: &route.produces, forced, produce: self.produce.as_ref() };
+        let mut res = write(res, &written, &Accept::new(text(self.accept.as_ref())), self.head);
+        if self.compress {
+            res = compress::response(res, self.accept_encoding.as_ref(), shared.compression);
         }
-        if mark {
-            res.extensions_mut().insert(MatchedRoute(route));
+        if self.mark {
+            res.extensions_mut().insert(MatchedRoute(self.route));
         }
         res
     }
@@ -309,7 +395,7 @@ impl<'a> Written<'a> {
 pub(crate) fn write(res: Response, how: &Written<'_>, accept: &Accept<'_>, head: bool) -> Response {
     let mut res = res;
     if let Some(value) = res.body_mut().take_deferred() {
-        match codec::write_entity(value.value(), how.codecs, how.produces, how.forced, accept) {
+        match codec::write_entity(value.value(), how.codecs, how.produces, how.forced, how.produce, accept) {
             Ok((bytes, media)) => {
                 *res.body_mut() = Body::from(bytes);
                 res.headers_mut().insert(CONTENT_TYPE, media.header_value().clone());
