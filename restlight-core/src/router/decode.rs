@@ -52,20 +52,45 @@ impl ParsedPath<'_> {
     }
 }
 
+/// The path without its query or fragment and without one leading and one
+/// trailing `/`: what routing looks at. Byte scans: every character that
+/// matters is ASCII.
+pub(crate) fn route_body(path: &str) -> &str {
+    let end = path.bytes().position(|b| b == b'?' || b == b'#').unwrap_or(path.len());
+    let path = &path[..end];
+    let body = path.strip_prefix('/').unwrap_or(path);
+    body.strip_suffix('/').unwrap_or(body)
+}
+
+/// Whether the path needs decoding or has matrix parameters (or a NUL, which
+/// decoding rejects): otherwise it is matched exactly as it is.
+pub(crate) fn is_plain(body: &str) -> bool {
+    !body.bytes().any(|b| matches!(b, b'%' | b';' | 0))
+}
+
 /// Splits, strips and decodes a request path. The query, if any, is ignored;
 /// one trailing `/` is ignored. Errors name the problem (a 400 for the client).
 pub(crate) fn parse_path(path: &str) -> Result<ParsedPath<'_>, String> {
-    let path = path.split(['?', '#']).next().unwrap_or_default();
-    let body = path.strip_prefix('/').unwrap_or(path);
-    let body = body.strip_suffix('/').unwrap_or(body);
+    let body = route_body(path);
     let mut parsed =
         ParsedPath { raw: Cow::Borrowed(body), segments: SmallVec::new(), matrix: MatrixParams::default() };
     if body.is_empty() {
         return Ok(parsed);
     }
+    if is_plain(body) {
+        // Nothing to decode: each segment is a slice of the path.
+        let mut start = 0;
+        for (i, b) in body.bytes().enumerate() {
+            if b == b'/' {
+                parsed.segments.push(Segment { start, end: i, text: Cow::Borrowed(&body[start..i]) });
+                start = i + 1;
+            }
+        }
+        parsed.segments.push(Segment { start, end: body.len(), text: Cow::Borrowed(&body[start..]) });
+        return Ok(parsed);
+    }
     if !body.contains(';') {
         let mut start = 0;
-        parsed.segments.reserve(body.bytes().filter(|b| *b == b'/').count() + 1);
         for seg in body.split('/') {
             parsed.segments.push(Segment { start, end: start + seg.len(), text: decode(seg)? });
             start += seg.len() + 1;

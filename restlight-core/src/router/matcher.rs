@@ -9,6 +9,7 @@ use rustc_hash::FxHashMap as HashMap;
 use std::fmt::Write as _;
 
 use regex::Regex;
+use smallvec::SmallVec;
 
 use super::decode::{parse_path, ParsedPath};
 use super::regexes::raw_literal;
@@ -22,6 +23,19 @@ pub(crate) enum Cap {
     /// A byte range of the raw path: decode before use.
     Raw { start: usize, end: usize },
 }
+
+impl Cap {
+    /// The captured length in bytes (before decoding, for a raw capture).
+    pub(crate) fn len(&self) -> usize {
+        match *self {
+            Self::Decoded { start, end, .. } | Self::Raw { start, end } => end - start,
+        }
+    }
+}
+
+/// The captures of one match: inline for up to eight variables, so a
+/// lookup does not allocate.
+pub(crate) type Caps = SmallVec<[Cap; 8]>;
 
 /// The matcher over all template groups; group ids are precedence ranks
 /// (0 is the best).
@@ -220,13 +234,13 @@ impl Tree {
 
     /// The best group matching the path that `accept` takes, with the
     /// places of its variables in template order.
-    pub(crate) fn find(&self, path: &ParsedPath<'_>, accept: &dyn Fn(usize) -> bool) -> Option<(usize, Vec<Cap>)> {
+    pub(crate) fn find(&self, path: &ParsedPath<'_>, accept: &dyn Fn(usize) -> bool) -> Option<(usize, Caps)> {
         let mut search = Search::new(path, accept, None);
         if let Some((key, exact)) = path.static_key() {
             if let Some(&(group, is_final)) = self.statics.get(&*key) {
                 if accept(group) {
                     if is_final && exact {
-                        return Some((group, Vec::new()));
+                        return Some((group, Caps::new()));
                     }
                     search.best = group;
                 }
@@ -312,9 +326,9 @@ fn compile(t: &Template, segments: &[Vec<Piece>]) -> Result<Compiled, String> {
 
 struct Search<'a, 'p> {
     path: &'a ParsedPath<'p>,
-    stack: Vec<Cap>,
+    stack: Caps,
     best: usize,
-    best_caps: Vec<Cap>,
+    best_caps: Caps,
     /// Which groups count as a match (e.g. those serving the method).
     accept: &'a dyn Fn(usize) -> bool,
     /// When collecting every matching group: no pruning, no best.
@@ -323,7 +337,7 @@ struct Search<'a, 'p> {
 
 impl<'a, 'p> Search<'a, 'p> {
     fn new(path: &'a ParsedPath<'p>, accept: &'a dyn Fn(usize) -> bool, all: Option<Vec<usize>>) -> Self {
-        Search { path, stack: Vec::new(), best: usize::MAX, best_caps: Vec::new(), accept, all }
+        Search { path, stack: Caps::new(), best: usize::MAX, best_caps: Caps::new(), accept, all }
     }
 
     /// A template of `group` matched with the captures on the stack.
@@ -332,7 +346,8 @@ impl<'a, 'p> Search<'a, 'p> {
             all.push(group);
         } else if group < self.best && (self.accept)(group) {
             self.best = group;
-            self.best_caps.clone_from(&self.stack);
+            self.best_caps.clear();
+            self.best_caps.extend_from_slice(&self.stack);
         }
     }
 
@@ -404,7 +419,7 @@ impl<'a, 'p> Search<'a, 'p> {
 /// like the regex `^lit(.+)lit(.+)$` would: each variable takes the longest
 /// non-empty run that lets the rest match. No backtracking: time is linear
 /// in the segment length (times the number of pieces).
-fn plain(pieces: &[Plain], text: &str, seg: usize, stack: &mut Vec<Cap>) -> bool {
+fn plain(pieces: &[Plain], text: &str, seg: usize, stack: &mut Caps) -> bool {
     match pieces.iter().filter(|p| matches!(p, Plain::Var)).count() {
         1 => single(pieces, text, seg, stack),
         _ => multi(pieces, text, seg, stack),
@@ -412,7 +427,7 @@ fn plain(pieces: &[Plain], text: &str, seg: usize, stack: &mut Vec<Cap>) -> bool
 }
 
 /// One variable between literal text: the variable is what the literals leave.
-fn single(pieces: &[Plain], text: &str, seg: usize, stack: &mut Vec<Cap>) -> bool {
+fn single(pieces: &[Plain], text: &str, seg: usize, stack: &mut Caps) -> bool {
     let at = pieces.iter().position(|p| matches!(p, Plain::Var)).unwrap_or(0);
     let (mut start, mut end) = (0, text.len());
     for piece in &pieces[..at] {
@@ -440,7 +455,7 @@ fn single(pieces: &[Plain], text: &str, seg: usize, stack: &mut Vec<Cap>) -> boo
 
 /// Several variables: a table of which suffixes of the text each tail of the
 /// pieces can match (computed backwards), then a greedy walk forwards.
-fn multi(pieces: &[Plain], text: &str, seg: usize, stack: &mut Vec<Cap>) -> bool {
+fn multi(pieces: &[Plain], text: &str, seg: usize, stack: &mut Caps) -> bool {
     let (n, bytes) = (text.len(), text.as_bytes());
     let width = n + 1;
     // feasible[i * width + pos]: pieces[i..] match text[pos..].

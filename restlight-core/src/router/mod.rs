@@ -269,12 +269,14 @@ impl Router {
             Selected::Options(allow) => return Ok(Lookup::Options { allow }),
         };
         let mut params = PathParams::default();
+        params.reserve(caps.iter().map(Cap::len).sum());
         for (name, cap) in route.vars.iter().zip(caps) {
-            let value = match cap {
-                Cap::Decoded { seg, start, end } => path.segments[seg].text[start..end].to_owned(),
-                Cap::Raw { start, end } => decode::decode(&path.raw[start..end]).map_err(bad)?.into_owned(),
-            };
-            params.push(name.clone(), value);
+            match cap {
+                Cap::Decoded { seg, start, end } => params.push(name.clone(), &path.segments[seg].text[start..end]),
+                Cap::Raw { start, end } => {
+                    params.push(name.clone(), decode::decode(&path.raw[start..end]).map_err(bad)?)
+                }
+            }
         }
         let matrix = path.matrix;
         Ok(Lookup::Matched(RouteMatch { index: route.index, params, matrix, produce, head_from_get }))
@@ -289,10 +291,8 @@ impl Router {
         content_type: Option<&str>,
         accept: &Accept<'_>,
     ) -> Option<Result<Lookup<'r>, RouteError>> {
-        let path = raw_path.split(['?', '#']).next().unwrap_or_default();
-        let body = path.strip_prefix('/').unwrap_or(path);
-        let body = body.strip_suffix('/').unwrap_or(body);
-        if body.contains(['%', ';', '\0']) {
+        let body = decode::route_body(raw_path);
+        if !decode::is_plain(body) {
             return None;
         }
         let group = self.tree.final_static(body)?;

@@ -1,25 +1,33 @@
 //! The values a match extracts from the path: template variables and matrix
 //! parameters, both percent-decoded.
 
+use std::fmt;
 use std::sync::Arc;
+
+use smallvec::SmallVec;
 
 /// The decoded values of the template variables of the matched route, in
 /// template order.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// The values share one buffer and the names are shared with the route, so
+/// a match allocates once at most, whatever the number of variables.
+#[derive(Clone, Default)]
 pub struct PathParams {
-    entries: Vec<(Arc<str>, String)>,
+    /// Each variable's name and the byte range of its value in `values`.
+    entries: SmallVec<[(Arc<str>, usize, usize); 4]>,
+    values: String,
 }
 
 impl PathParams {
     /// The value of the variable `name`.
     #[must_use]
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.entries.iter().find(|(n, _)| &**n == name).map(|(_, v)| v.as_str())
+        self.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
     }
 
     /// `(name, value)` pairs in template order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.entries.iter().map(|(n, v)| (&**n, v.as_str()))
+        self.entries.iter().map(|(n, start, end)| (&**n, &self.values[*start..*end]))
     }
 
     /// The number of variables.
@@ -35,8 +43,29 @@ impl PathParams {
     }
 
     /// Adds a value (for tests and hand-built requests; the router fills these).
-    pub fn push(&mut self, name: impl Into<Arc<str>>, value: impl Into<String>) {
-        self.entries.push((name.into(), value.into()));
+    pub fn push(&mut self, name: impl Into<Arc<str>>, value: impl AsRef<str>) {
+        let start = self.values.len();
+        self.values.push_str(value.as_ref());
+        self.entries.push((name.into(), start, self.values.len()));
+    }
+
+    /// Room for `bytes` of values, so that pushing them allocates once.
+    pub(crate) fn reserve(&mut self, bytes: usize) {
+        self.values.reserve(bytes);
+    }
+}
+
+impl PartialEq for PathParams {
+    fn eq(&self, other: &Self) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for PathParams {}
+
+impl fmt::Debug for PathParams {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
     }
 }
 
