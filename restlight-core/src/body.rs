@@ -15,6 +15,10 @@ use crate::error::BoxError;
 /// writes it with the codec negotiated for it (see `codec::write_entity`).
 pub(crate) trait Deferred: Send {
     fn value(&self) -> &dyn erased_serde::Serialize;
+
+    /// The value as JSON, serialized with its own type (no erasure): what
+    /// the built-in JSON codec would write, faster.
+    fn json(&self) -> Result<Vec<u8>, serde_json::Error>;
 }
 
 enum Kind {

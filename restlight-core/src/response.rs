@@ -144,6 +144,10 @@ impl<T: Serialize + Send> Deferred for DeferredValue<T> {
     fn value(&self) -> &dyn erased_serde::Serialize {
         &self.0
     }
+
+    fn json(&self) -> Result<Vec<u8>, serde_json::Error> {
+        serde_json::to_vec(&self.0)
+    }
 }
 
 impl<T: Serialize + Send + 'static> IntoResponse for Entity<T> {

@@ -395,7 +395,15 @@ impl<'a> Written<'a> {
 pub(crate) fn write(res: Response, how: &Written<'_>, accept: &Accept<'_>, head: bool) -> Response {
     let mut res = res;
     if let Some(value) = res.body_mut().take_deferred() {
-        match codec::write_entity(value.value(), how.codecs, how.produces, how.forced, how.produce, accept) {
+        match codec::write_entity(
+            value.value(),
+            &|| value.json(),
+            how.codecs,
+            how.produces,
+            how.forced,
+            how.produce,
+            accept,
+        ) {
             Ok((bytes, media)) => {
                 *res.body_mut() = Body::from(bytes);
                 res.headers_mut().insert(CONTENT_TYPE, media.header_value().clone());

@@ -50,6 +50,10 @@ impl Codec for JsonCodec {
         serde_json::to_vec(value).map_err(CodecError::write)
     }
 
+    fn is_builtin_json(&self) -> bool {
+        true
+    }
+
     fn read(&self, body: &[u8], visit: &mut Visit<'_>) -> Result<(), CodecError> {
         let mut de = serde_json::Deserializer::from_slice(body);
         visit(&mut <dyn erased_serde::Deserializer>::erase(&mut de)).map_err(CodecError::malformed)?;

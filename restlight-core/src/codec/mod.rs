@@ -149,6 +149,13 @@ pub trait Codec: Send + Sync + 'static {
     /// The value cannot be written in this format.
     fn write(&self, value: &dyn erased_serde::Serialize) -> Result<Vec<u8>, CodecError>;
 
+    /// Whether this is Restlight's own [`JsonCodec`]: values it writes are
+    /// then serialized without type erasure. Not for other codecs.
+    #[doc(hidden)]
+    fn is_builtin_json(&self) -> bool {
+        false
+    }
+
     /// Reads the body: calls `visit` with a deserializer over it, then
     /// checks that nothing follows.
     ///

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
-use super::{Codec, Codecs};
+use super::{Codec, CodecError, Codecs};
 use crate::error::HttpError;
 use crate::media::{score, Accept, MediaType};
 
@@ -16,10 +16,12 @@ use crate::media::{score, Accept, MediaType};
 /// 406 naming the producible types when nothing acceptable can write the
 /// value; 500 when the chosen codec fails.
 ///
-/// `negotiated` is the type the router chose from `produces`, if it did:
+/// `json` writes the value as the built-in JSON codec would, without type
+/// erasure. `negotiated` is the type the router chose from `produces`, if it did:
 /// its codec is tried first, without ranking `Accept` again.
 pub(crate) fn write_entity(
     value: &dyn erased_serde::Serialize,
+    json: &dyn Fn() -> Result<Vec<u8>, serde_json::Error>,
     codecs: &Codecs,
     produces: &[MediaType],
     forced: Option<&Arc<dyn Codec>>,
@@ -30,7 +32,8 @@ pub(crate) fn write_entity(
     // Only when it cannot does the full ranking below try the others and
     // build the lists that explain a failure.
     if let Some((media, codec)) = first_choice(codecs, produces, forced, negotiated, accept) {
-        match codec.write(value) {
+        let written = if codec.is_builtin_json() { json().map_err(CodecError::write) } else { codec.write(value) };
+        match written {
             Ok(bytes) => return Ok((Bytes::from(bytes), media.clone())),
             Err(e) if e.is_unsupported() => {}
             Err(e) => return Err(HttpError::internal(format!("the response could not be written as `{media}`: {e}"))),
