@@ -62,7 +62,8 @@ pub(crate) fn prepare(regs: Vec<Intercept>) -> Result<Vec<Prepared>, Vec<(&'stat
 /// The interceptors that apply to a route, in order, with the opt-outs
 /// applied: always and maybe pairs; never pairs are left out.
 pub(crate) fn bind(all: &[Prepared], route: &RouteMeta<'_>, skip_all: bool, skip: &[TypeId]) -> Vec<Bound> {
-    if skip_all {
+    // No interceptor to bind: the route's template is not parsed again.
+    if skip_all || all.is_empty() {
         return Vec::new();
     }
     let pattern = [route_pattern(route.path)];
