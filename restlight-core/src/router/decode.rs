@@ -72,12 +72,18 @@ pub(crate) fn is_plain(body: &str) -> bool {
 /// one trailing `/` is ignored. Errors name the problem (a 400 for the client).
 pub(crate) fn parse_path(path: &str) -> Result<ParsedPath<'_>, String> {
     let body = route_body(path);
+    parse_body(body, is_plain(body))
+}
+
+/// [`parse_path`] of a path already cut by [`route_body`], with what
+/// [`is_plain`] says of it.
+pub(crate) fn parse_body(body: &str, plain: bool) -> Result<ParsedPath<'_>, String> {
     let mut parsed =
         ParsedPath { raw: Cow::Borrowed(body), segments: SmallVec::new(), matrix: MatrixParams::default() };
     if body.is_empty() {
         return Ok(parsed);
     }
-    if is_plain(body) {
+    if plain {
         // Nothing to decode: each segment is a slice of the path.
         let mut start = 0;
         for (i, b) in body.bytes().enumerate() {

@@ -234,16 +234,26 @@ impl Tree {
 
     /// The best group matching the path that `accept` takes, with the
     /// places of its variables in template order.
-    pub(crate) fn find(&self, path: &ParsedPath<'_>, accept: &dyn Fn(usize) -> bool) -> Option<(usize, Caps)> {
+    ///
+    /// `known` is the static table's entry for a plain path (no escapes, no
+    /// matrix parameters), when the caller has looked it up already.
+    pub(crate) fn find(
+        &self,
+        path: &ParsedPath<'_>,
+        accept: &dyn Fn(usize) -> bool,
+        known: Option<Option<(usize, bool)>>,
+    ) -> Option<(usize, Caps)> {
         let mut search = Search::new(path, accept, None);
-        if let Some((key, exact)) = path.static_key() {
-            if let Some(&(group, is_final)) = self.statics.get(&*key) {
-                if accept(group) {
-                    if is_final && exact {
-                        return Some((group, Caps::new()));
-                    }
-                    search.best = group;
+        let entry = match known {
+            Some(entry) => entry.map(|e| (e, true)),
+            None => path.static_key().and_then(|(key, exact)| self.statics.get(&*key).map(|&e| (e, exact))),
+        };
+        if let Some(((group, is_final), exact)) = entry {
+            if accept(group) {
+                if is_final && exact {
+                    return Some((group, Caps::new()));
                 }
+                search.best = group;
             }
         }
         if !self.nodes.is_empty() {
@@ -252,14 +262,12 @@ impl Tree {
         (search.best != usize::MAX).then_some((search.best, search.best_caps))
     }
 
-    /// The group of a static template that no other template can beat on
-    /// this exact raw path (no escapes, no matrix parameters): the lookup
+    /// The static table's entry for `key`, a plain path without its leading
+    /// and trailing `/`: (group, final). A final one is a static template
+    /// that no other template can beat on this exact path, so the lookup
     /// needs no parsing at all.
-    pub(crate) fn final_static(&self, key: &str) -> Option<usize> {
-        match self.statics.get(key) {
-            Some(&(group, true)) => Some(group),
-            _ => None,
-        }
+    pub(crate) fn static_entry(&self, key: &str) -> Option<(usize, bool)> {
+        self.statics.get(key).copied()
     }
 
     /// Every group matching the path, best first (for `Allow`).

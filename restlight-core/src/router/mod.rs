@@ -254,13 +254,20 @@ impl Router {
         content_type: Option<&str>,
         accept: &Accept<'_>,
     ) -> Result<Lookup<'r>, RouteError> {
-        if let Some(found) = self.lookup_static(method, raw_path, content_type, accept) {
-            return found;
+        let body = decode::route_body(raw_path);
+        let plain = decode::is_plain(body);
+        // A plain path is its own key in the static table: looked up once,
+        // and a final static route that serves the method needs nothing else.
+        let known = plain.then(|| self.tree.static_entry(body));
+        if let Some(Some((group, true))) = known {
+            if self.groups[group].serves(method) {
+                return self.static_match(group, method, content_type, accept);
+            }
         }
         let bad = |reason| RouteError::BadPath { reason };
-        let path = decode::parse_path(raw_path).map_err(bad)?;
+        let path = decode::parse_body(body, plain).map_err(bad)?;
         let serves = |group: usize| self.groups[group].serves(method);
-        let Some((group, caps)) = self.tree.find(&path, &serves) else {
+        let Some((group, caps)) = self.tree.find(&path, &serves, known) else {
             return self.unserved(&path, method);
         };
         let selected = self.groups[group].select(&self.routes, method, content_type, accept, &self.any)?;
@@ -282,35 +289,25 @@ impl Router {
         Ok(Lookup::Matched(RouteMatch { index: route.index, params, matrix, produce, head_from_get }))
     }
 
-    /// The fast path for static routes: a path without escapes or matrix
-    /// parameters is looked up as it is, with one hash lookup.
-    fn lookup_static<'r>(
+    /// The match of a static route, chosen without parsing the path.
+    fn static_match<'r>(
         &'r self,
+        group: usize,
         method: &Method,
-        raw_path: &str,
         content_type: Option<&str>,
         accept: &Accept<'_>,
-    ) -> Option<Result<Lookup<'r>, RouteError>> {
-        let body = decode::route_body(raw_path);
-        if !decode::is_plain(body) {
-            return None;
-        }
-        let group = self.tree.final_static(body)?;
-        if !self.groups[group].serves(method) {
-            return None;
-        }
-        Some(self.groups[group].select(&self.routes, method, content_type, accept, &self.any).map(|selected| {
-            match selected {
-                Selected::Route { route, produce, head_from_get } => Lookup::Matched(RouteMatch {
-                    index: route.index,
-                    params: PathParams::default(),
-                    matrix: MatrixParams::default(),
-                    produce,
-                    head_from_get,
-                }),
-                Selected::Options(allow) => Lookup::Options { allow },
-            }
-        }))
+    ) -> Result<Lookup<'r>, RouteError> {
+        let selected = self.groups[group].select(&self.routes, method, content_type, accept, &self.any)?;
+        Ok(match selected {
+            Selected::Route { route, produce, head_from_get } => Lookup::Matched(RouteMatch {
+                index: route.index,
+                params: PathParams::default(),
+                matrix: MatrixParams::default(),
+                produce,
+                head_from_get,
+            }),
+            Selected::Options(allow) => Lookup::Options { allow },
+        })
     }
 
     /// No template matching the path serves the method: 404 when none
