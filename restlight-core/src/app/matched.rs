@@ -7,8 +7,11 @@ use super::{CompiledRoute, RouteInfo};
 
 /// Set by [`App::dispatch`](crate::App::dispatch) in the extensions of every
 /// response a route produced (not of 404, 405, 415, 406 or 400 answers
-/// given before a route was chosen). Servers use it to attribute metrics
-/// and access-log lines to the route template without a lookup.
+/// given before a route was chosen), and seen there by the application's
+/// filters and tower layers. Servers use it to attribute metrics and
+/// access-log lines to the route template without a lookup;
+/// `restlight-server` asks for it only when its metrics or access log are
+/// on, since inserting an extension allocates.
 ///
 /// It holds the route that served the request: a route removed while
 /// serving stays readable here until the response is dropped.
