@@ -22,9 +22,10 @@ pub enum FailFast {
     /// The time from being queued on the executor to being picked up by a
     /// worker (the Java original's `QUEUED`).
     Queued(Duration),
-    /// The time from the request's first byte (the server receiving its
-    /// head, see [`ReceivedAt`]) to being picked up by a worker, so the time
-    /// spent reading the body counts too (the Java original's `TTFB`).
+    /// The time from the request's arrival (its route chosen, or its entry
+    /// into the filters and layers, see [`ReceivedAt`]) to being picked up
+    /// by a worker, so the time spent reading the body counts too (the Java
+    /// original's `TTFB`).
     /// Checked when the request is queued as well.
     Ttfb(Duration),
 }
