@@ -1,8 +1,13 @@
 //! One connection, from sniffing its protocol to closing it.
 
+use std::future::Future;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::task::{Context, Poll, Wake, Waker};
 use std::time::Duration;
+
+use futures_util::task::AtomicWaker;
 
 use hyper::server::conn::{http1, http2};
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
@@ -179,7 +184,9 @@ impl Idle {
 ///
 /// One timer per connection, re-armed only when it fires: requests cost no
 /// timer of their own. The connection is polled first, so a head that is
-/// complete when the timer fires is served rather than cut off.
+/// complete when the timer fires is served rather than cut off; the timer
+/// and the drain signal are polled only when they have woken the task (see
+/// [`SideWake`]), not on every wake-up the connection's traffic causes.
 async fn drive<C>(conn: C, activity: &Activity, limits: Idle, mut drain: watch::Receiver<bool>, remote: SocketAddr)
 where
     C: GracefulConnection<Error = hyper::Error>,
@@ -188,24 +195,45 @@ where
     let mut closing = false;
     let mut draining = false;
     let (period, is_head) = limits.first();
+    let side = Arc::new(SideWake::default());
+    let side_waker = Waker::from(Arc::clone(&side));
     loop {
-        let idle_deadline = activity.idle_deadline(period);
-        tokio::select! {
-            biased;
-            result = conn.as_mut() => {
+        let mut sleep = std::pin::pin!(tokio::time::sleep_until(activity.idle_deadline(period)));
+        let mut drained = std::pin::pin!(drain.wait_for(|drain| *drain));
+        // New futures: poll them once, so they can wake the task.
+        side.fired.store(true, Ordering::Release);
+        let event = std::future::poll_fn(|cx| {
+            if let Poll::Ready(result) = conn.as_mut().poll(cx) {
+                return Poll::Ready(Event::Ended(result));
+            }
+            side.task.register(cx.waker());
+            if side.fired.swap(false, Ordering::AcqRel) {
+                let mut side_cx = Context::from_waker(&side_waker);
+                if !draining && drained.as_mut().poll(&mut side_cx).is_ready() {
+                    return Poll::Ready(Event::Drain);
+                }
+                if sleep.as_mut().poll(&mut side_cx).is_ready() {
+                    return Poll::Ready(Event::Timer);
+                }
+            }
+            Poll::Pending
+        })
+        .await;
+        match event {
+            Event::Ended(result) => {
                 if let Err(err) = result {
                     tracing::debug!(%remote, %err, "connection ended with an error");
                 }
                 return;
             }
-            _ = drain.wait_for(|drain| *drain), if !draining => {
+            Event::Drain => {
                 draining = true;
                 if !closing {
                     closing = true;
                     conn.as_mut().graceful_shutdown();
                 }
             }
-            () = tokio::time::sleep_until(idle_deadline) => {
+            Event::Timer => {
                 if activity.is_idle_for(period) {
                     if is_head {
                         tracing::debug!(%remote, timeout = ?period, "closing connection: no complete request head in time");
@@ -222,5 +250,32 @@ where
                 }
             }
         }
+    }
+}
+
+/// What ended one wait of [`drive`].
+enum Event {
+    Ended(Result<(), hyper::Error>),
+    Drain,
+    Timer,
+}
+
+/// The waker the connection's timer and drain signal are polled with: it
+/// notes that one of them fired, then wakes the connection's task. The task
+/// polls them again only then, instead of on every wake-up.
+#[derive(Default)]
+struct SideWake {
+    fired: AtomicBool,
+    task: AtomicWaker,
+}
+
+impl Wake for SideWake {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.fired.store(true, Ordering::Release);
+        self.task.wake();
     }
 }
