@@ -48,6 +48,7 @@ fn entry(method: Method, template: String, i: usize, consumes: &[MediaType], pro
     RouteEntry {
         method,
         template,
+        parsed: None,
         consumes: consumes.to_vec(),
         produces: produces.to_vec(),
         location: format!("benches/router.rs:{i}"),

@@ -98,3 +98,26 @@ fn builder_routes_conflict_too() {
         .to_string();
     assert!(err.contains("GET /twice"), "{err}");
 }
+
+/// The macros hand the router each template and media type already parsed;
+/// those constants say exactly what the route's text says.
+#[test]
+fn the_parsed_templates_and_media_types_agree_with_their_text() {
+    use restlight::__private::{inventory, RouteDescriptor, Template};
+    let all: Vec<&RouteDescriptor> = inventory::iter::<RouteDescriptor>.into_iter().collect();
+    assert!(all.len() >= 3, "the routes of this binary are collected");
+    for d in all {
+        let text = Template::parse_allowing_duplicates(d.path).expect("a collected template parses");
+        assert_eq!(d.template, text, "{}", d.path);
+        assert_eq!(d.template.to_string(), d.path);
+        for media in d.produces.iter().chain(d.consumes) {
+            let typed = restlight::media::MediaType::parse(&media.to_string()).expect("a collected media type parses");
+            assert_eq!((typed.type_(), typed.subtype()), (&*media.type_, &*media.subtype));
+        }
+    }
+    let json = inventory::iter::<RouteDescriptor>
+        .into_iter()
+        .find(|d| d.name == "Orders::update_json")
+        .expect("the route is collected");
+    assert_eq!(json.consumes.iter().map(ToString::to_string).collect::<Vec<_>>(), ["application/json"]);
+}

@@ -57,8 +57,8 @@ pub trait BeanParam: Sized + Send + 'static {
 /// [`StartupError::UnknownPathVariable`] naming the field, the bean and the
 /// route's variables.
 pub fn check_bean<T: BeanParam>(bindings: &Bindings<'_>, template: &str) -> Result<(), StartupError> {
-    let vars: Vec<String> = match crate::router::template::parse(template) {
-        Ok(t) => t.vars.iter().map(|v| v.name.to_string()).collect(),
+    let vars: Vec<String> = match restlight_grammar::template::Template::parse(template) {
+        Ok(t) => t.vars().map(|v| v.name.to_string()).collect(),
         // A malformed template is reported by the router.
         Err(_) => return Ok(()),
     };

@@ -5,6 +5,9 @@
 //! deterministic order, builds each handler from its factory (binding the
 //! resource instance and the `#[context]` beans) and compiles the router.
 
+use restlight_grammar::media::MediaRange;
+use restlight_grammar::template::Template;
+
 use crate::bind::Bindings;
 use crate::handler::Handler;
 use crate::meta::ParamMeta;
@@ -44,12 +47,16 @@ pub type HandlerFactory = fn(&mut Bindings<'_>) -> Result<Handler, StartupError>
 pub struct RouteDescriptor {
     /// The HTTP method, checked by the macro.
     pub method: http::Method,
-    /// The full path template: the impl block's `#[path]` joined with the method's.
+    /// The full path template: the impl block's `#[path]` joined with the
+    /// method's, written canonically.
     pub path: &'static str,
-    /// Media types the route produces (empty: anything).
-    pub produces: &'static [&'static str],
-    /// Media types the route consumes (empty: anything).
-    pub consumes: &'static [&'static str],
+    /// The same template as the macro parsed and checked it at compile time:
+    /// the router compiles these pieces without parsing `path` again.
+    pub template: Template<'static>,
+    /// Media types the route produces (empty: anything), checked by the macro.
+    pub produces: &'static [MediaRange<'static>],
+    /// Media types the route consumes (empty: anything), checked by the macro.
+    pub consumes: &'static [MediaRange<'static>],
     /// The executor the handler runs on.
     pub scheduler: SchedulerName,
     /// `#[serializer]` or `#[response_serializer]`: the codec (format name

@@ -102,7 +102,9 @@ impl MediaType {
         MediaType::from_parsed(&parsed).ok_or_else(|| error(None))
     }
 
-    fn from_parsed(e: &Parsed<'_>) -> Option<MediaType> {
+    /// The media type of a range the grammar parsed (the macros emit them);
+    /// `None` when its text cannot be a header value.
+    pub(crate) fn from_parsed(e: &Parsed<'_>) -> Option<MediaType> {
         let mut canonical = format!("{}/{}", e.type_, e.subtype).to_ascii_lowercase();
         let essence_len = canonical.len();
         let mut params = Vec::with_capacity(e.params.len());

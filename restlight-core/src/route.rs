@@ -76,8 +76,8 @@ impl Route {
         Self {
             method: d.method.clone(),
             path: d.path.to_owned(),
-            produces: d.produces.iter().map(|s| (*s).to_owned()).collect(),
-            consumes: d.consumes.iter().map(|s| (*s).to_owned()).collect(),
+            produces: d.produces.iter().map(ToString::to_string).collect(),
+            consumes: d.consumes.iter().map(ToString::to_string).collect(),
             scheduler: d.scheduler,
             scheduler_name: None,
             blocking: d.blocking,

@@ -136,6 +136,35 @@ impl MediaRange<'_> {
     }
 }
 
+impl fmt::Display for MediaRange<'_> {
+    /// `type/subtype`, then `; name=value` for each parameter (the value
+    /// quoted when it is not a token) and `; q=0.5` when a weight was given:
+    /// text [`parse`] reads back to an equal range.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.type_, self.subtype)?;
+        for p in self.params.iter() {
+            if is_token(&p.value) {
+                write!(f, "; {}={}", p.name, p.value)?;
+            } else {
+                write!(f, "; {}=\"", p.name)?;
+                for c in p.value.chars() {
+                    if c == '"' || c == '\\' {
+                        f.write_str("\\")?;
+                    }
+                    write!(f, "{c}")?;
+                }
+                f.write_str("\"")?;
+            }
+        }
+        match self.q {
+            None => Ok(()),
+            Some(1000) => f.write_str("; q=1"),
+            Some(0) => f.write_str("; q=0"),
+            Some(q) => write!(f, "; q=0.{}", format!("{q:03}").trim_end_matches('0')),
+        }
+    }
+}
+
 /// Parses one media type or range; whitespace around it is ignored.
 ///
 /// # Errors
@@ -292,6 +321,25 @@ mod tests {
 
     /// A source, its type, subtype, parameters and weight.
     type Case = (&'static str, &'static str, &'static str, &'static [(&'static str, &'static str)], Option<u16>);
+
+    #[test]
+    fn display_reads_back_to_an_equal_range() {
+        for src in [
+            "application/json",
+            "Text/Plain; charset=UTF-8",
+            "*/*",
+            "a/b; x=\"a;b\"; y=\"q\\\"z\"",
+            "a/b; k=v; q=0.333",
+            "a/b; q=0.5",
+            "a/b; q=1",
+            "a/b; q=0",
+        ] {
+            let parsed = parse(src).unwrap();
+            let written = parsed.to_string();
+            assert_eq!(parse(&written).unwrap(), parsed, "{src} written as {written}");
+        }
+        assert_eq!(parse("text/plain;charset=utf-8;q=0.50").unwrap().to_string(), "text/plain; charset=utf-8; q=0.5");
+    }
 
     #[test]
     fn accepts() {

@@ -28,6 +28,7 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
+use restlight_grammar::template as grammar;
 use syn::spanned::Spanned as _;
 use syn::Type;
 
@@ -315,6 +316,66 @@ fn descriptor_path(route: &Route, res: Option<&Resource>) -> String {
     template::join(parts.map(|t| t.pieces.as_slice()))
 }
 
+/// The route's template as a `'static` constant of the grammar's pieces,
+/// so the router compiles it without parsing the text again. The template
+/// was checked while parsing the attributes; a joined template that still
+/// fails (its errors are already reported) becomes an empty one.
+fn template_const(path: &str, p: &TokenStream) -> TokenStream {
+    let cow = quote!(::std::borrow::Cow::Borrowed);
+    let range = |r: &std::ops::Range<usize>| {
+        let (start, end) = (r.start, r.end);
+        quote!(#start..#end)
+    };
+    let pieces = grammar::Template::parse_allowing_duplicates(path).map(|t| t.pieces().to_vec()).unwrap_or_default();
+    let pieces = pieces.iter().map(|piece| match piece {
+        grammar::Piece::Literal(lit) => {
+            let (text, at) = (lit.text.as_ref(), range(&lit.at));
+            quote!(#p::Piece::Literal(#p::Literal { text: #cow(#text), at: #at }))
+        }
+        grammar::Piece::Var(var) => {
+            let (name, at, name_at) = (var.name.as_ref(), range(&var.at), range(&var.name_at));
+            let regex = match &var.regex {
+                Some(re) => {
+                    let re = re.as_ref();
+                    quote!(::core::option::Option::Some(#cow(#re)))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            let regex_at = match &var.regex_at {
+                Some(r) => {
+                    let r = range(r);
+                    quote!(::core::option::Option::Some(#r))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            quote!(#p::Piece::Var(#p::Var { name: #cow(#name), regex: #regex, at: #at, name_at: #name_at, regex_at: #regex_at }))
+        }
+    });
+    quote!(#p::Template::from_static(&[#(#pieces),*]))
+}
+
+/// Media types as `'static` constants of the grammar's ranges. Each was
+/// checked while parsing the attributes; one that still fails (its error is
+/// already reported) is left out.
+fn media_ranges(list: &[String], p: &TokenStream) -> Vec<TokenStream> {
+    let cow = quote!(::std::borrow::Cow::Borrowed);
+    list.iter()
+        .filter_map(|text| restlight_grammar::media::parse(text).ok())
+        .map(|m| {
+            let (type_, subtype) = (m.type_.as_ref(), m.subtype.as_ref());
+            let params = m.params.iter().map(|param| {
+                let (name, value) = (param.name.as_ref(), param.value.as_ref());
+                quote!(#p::MediaParam { name: #cow(#name), value: #cow(#value) })
+            });
+            let q = match m.q {
+                Some(q) => quote!(::core::option::Option::Some(#q)),
+                None => quote!(::core::option::Option::None),
+            };
+            quote!(#p::MediaRange { type_: #cow(#type_), subtype: #cow(#subtype), params: #cow(&[#(#params),*]), q: #q })
+        })
+        .collect()
+}
+
 /// The `ParamSource` variant of a source; `None` is the entity.
 pub(crate) fn param_source(source: Option<Source>) -> TokenStream {
     match source {
@@ -337,6 +398,8 @@ fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenSt
     let settings = &route.settings;
     let media = |list: &Option<Resolved<Vec<String>>>| list.as_ref().map(|l| l.value.clone()).unwrap_or_default();
     let (produces, consumes) = (media(&settings.produces), media(&settings.consumes));
+    let (produces, consumes) = (media_ranges(&produces, p), media_ranges(&consumes, p));
+    let template = template_const(&path, p);
     let scheduler = match settings.scheduled.as_ref().map(|s| &s.value) {
         None => quote!(Default),
         Some(Scheduler::Io) => quote!(Io),
@@ -388,6 +451,7 @@ fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenSt
         #p::RouteDescriptor {
             method: #method,
             path: #path,
+            template: #template,
             produces: &[#(#produces),*],
             consumes: &[#(#consumes),*],
             scheduler: #p::SchedulerName::#scheduler,

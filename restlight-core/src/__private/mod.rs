@@ -30,6 +30,8 @@ pub use crate::response::{Entity, IntoResponse, Response};
 pub use crate::startup::StartupError;
 pub use crate::validate::validate_entity;
 pub use inventory;
+pub use restlight_grammar::media::{MediaRange, Param as MediaParam};
+pub use restlight_grammar::template::{Literal, Piece, Template, Var};
 
 /// Compile-time check that a parameter type converts from text; the macro
 /// spans the call at the user's type so the error lands there.

@@ -19,6 +19,7 @@ use crate::media::MediaType;
 use crate::route::{Route, Source};
 use crate::router::RouteEntry;
 use crate::startup::StartupError;
+use restlight_grammar::media as grammar;
 
 type SharedCodec = Arc<dyn Codec>;
 
@@ -123,7 +124,7 @@ impl Compiler {
             name: &route.name,
             resource: route.resource(),
         };
-        let bound = intercept::bind(&self.prepared, &meta, route.skip_all, &route.skip_types());
+        let bound = intercept::bind(&self.prepared, &meta, entry.parsed.as_ref(), route.skip_all, &route.skip_types());
         let interceptors = bound.iter().map(|b| (b.name, b.affinity)).collect();
         let handler = intercept::Pipeline::wrap(handler.unwrap_or_else(unbound_handler), bound, &self.mappers);
         let id = self.next_id;
@@ -212,25 +213,38 @@ pub(crate) fn build_executors(
 
 pub(crate) fn entry_of(route: &Route, location: &str) -> (RouteEntry, Vec<StartupError>) {
     let mut errors = Vec::new();
-    let mut parse = |list: &[String]| -> Vec<MediaType> {
-        list.iter()
-            .filter_map(|m| match MediaType::parse(m) {
-                Ok(t) => Some(t),
-                Err(_) => {
-                    errors.push(StartupError::BadMediaType {
-                        value: m.clone(),
-                        route: format!("{} ({location})", route.name),
-                    });
-                    None
-                }
-            })
-            .collect()
+    let mut bad = |value: String| {
+        errors.push(StartupError::BadMediaType { value, route: format!("{} ({location})", route.name) });
     };
-    let consumes = parse(&route.consumes);
-    let produces = parse(&route.produces);
+    let (consumes, produces, parsed) = match &route.source {
+        // The macro parsed and checked these at compile time: only the
+        // conversion to a header value is left, which fails for no type the
+        // grammar accepts.
+        Source::Descriptor(d) => {
+            let mut typed = |list: &[grammar::MediaRange<'static>]| -> Vec<MediaType> {
+                list.iter()
+                    .filter_map(|m| {
+                        let typed = MediaType::from_parsed(m);
+                        if typed.is_none() {
+                            bad(m.to_string());
+                        }
+                        typed
+                    })
+                    .collect()
+            };
+            (typed(d.consumes), typed(d.produces), Some(d.template.clone()))
+        }
+        Source::Built(_) => {
+            let mut parse = |list: &[String]| -> Vec<MediaType> {
+                list.iter().filter_map(|m| MediaType::parse(m).map_err(|_| bad(m.clone())).ok()).collect()
+            };
+            (parse(&route.consumes), parse(&route.produces), None)
+        }
+    };
     let entry = RouteEntry {
         method: route.method.clone(),
         template: route.path.clone(),
+        parsed,
         consumes,
         produces,
         location: location.to_owned(),

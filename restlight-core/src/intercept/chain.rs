@@ -8,7 +8,7 @@ use std::sync::Arc;
 use futures_util::FutureExt;
 
 use super::ant::{AntPattern, AntPatternError};
-use super::classify::{decide, route_pattern, Decision, PathTest};
+use super::classify::{decide, route_pattern_of, Decision, PathTest};
 use super::{DynInterceptor, Intercept, RequestPredicate, RouteMeta};
 use crate::error::HttpError;
 use crate::handler::{BoxFuture, Handler};
@@ -61,12 +61,19 @@ pub(crate) fn prepare(regs: Vec<Intercept>) -> Result<Vec<Prepared>, Vec<(&'stat
 
 /// The interceptors that apply to a route, in order, with the opt-outs
 /// applied: always and maybe pairs; never pairs are left out.
-pub(crate) fn bind(all: &[Prepared], route: &RouteMeta<'_>, skip_all: bool, skip: &[TypeId]) -> Vec<Bound> {
-    // No interceptor to bind: the route's template is not parsed again.
+/// `parsed` is the route's template as the macros parsed it, if they did.
+pub(crate) fn bind(
+    all: &[Prepared],
+    route: &RouteMeta<'_>,
+    parsed: Option<&restlight_grammar::template::Template<'_>>,
+    skip_all: bool,
+    skip: &[TypeId],
+) -> Vec<Bound> {
+    // No interceptor to bind: the route's template is not compiled again.
     if skip_all || all.is_empty() {
         return Vec::new();
     }
-    let pattern = [route_pattern(route.path)];
+    let pattern = [route_pattern_of(route.path, parsed)];
     all.iter()
         .filter(|p| !skip.contains(&p.reg.type_id))
         .filter(|p| p.reg.route.as_ref().is_none_or(|pred| pred(route)))

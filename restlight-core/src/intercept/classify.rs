@@ -118,7 +118,20 @@ pub(crate) fn decide(includes: Option<&[AntPattern]>, excludes: &[AntPattern], r
 /// A route template as a pattern: literal text as is, each variable `*`,
 /// a segment holding a variable that can span segments `**`.
 pub(crate) fn route_pattern(template_src: &str) -> AntPattern {
-    let Ok(t) = template::parse(template_src) else {
+    route_pattern_of(template_src, None)
+}
+
+/// [`route_pattern`] of a template the macros already parsed (`parsed`),
+/// which is then not parsed again.
+pub(crate) fn route_pattern_of(
+    template_src: &str,
+    parsed: Option<&restlight_grammar::template::Template<'_>>,
+) -> AntPattern {
+    let compiled = match parsed {
+        Some(parsed) => template::compile(parsed),
+        None => template::parse(template_src),
+    };
+    let Ok(t) = compiled else {
         // A malformed template fails startup anyway; match everything meanwhile.
         return AntPattern::from_segs(template_src.to_owned(), vec![Seg::Any]);
     };

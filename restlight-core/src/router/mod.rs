@@ -17,6 +17,7 @@
 //! let entry = |template: &str, name: &str| RouteEntry {
 //!     method: Method::GET,
 //!     template: template.into(),
+//!     parsed: None,
 //!     consumes: vec![],
 //!     produces: vec![],
 //!     location: "src/main.rs:1".into(),
@@ -60,6 +61,7 @@
 //! let entry = |method: Method, template: &str| RouteEntry {
 //!     method,
 //!     template: template.into(),
+//!     parsed: None,
 //!     consumes: vec![],
 //!     produces: vec![],
 //!     location: "src/main.rs:1".into(),
@@ -116,6 +118,10 @@ pub struct RouteEntry {
     pub method: Method,
     /// The full JAX-RS template, e.g. `"/users/{id: \\d+}"`.
     pub template: String,
+    /// `template` already parsed, as the macros emit it (checked at compile
+    /// time); `None`: the router parses `template`. When given, it is what
+    /// the router compiles, and `template` only names the route in messages.
+    pub parsed: Option<restlight_grammar::template::Template<'static>>,
     /// Request types the route consumes; empty means anything.
     pub consumes: Vec<MediaType>,
     /// Response types the route produces; empty means anything.
@@ -178,7 +184,11 @@ impl Router {
         let mut by_shape: BTreeMap<String, (Template, Vec<usize>)> = BTreeMap::new();
         let mut var_names: Vec<Vec<Arc<str>>> = vec![Vec::new(); entries.len()];
         for (i, entry) in entries.iter().enumerate() {
-            match template::parse(&entry.template) {
+            let compiled = match &entry.parsed {
+                Some(parsed) => template::compile(parsed),
+                None => template::parse(&entry.template),
+            };
+            match compiled {
                 Ok(t) => {
                     var_names[i] = t.vars.iter().map(|v| v.name.clone()).collect();
                     by_shape.entry(t.shape.clone()).or_insert_with(|| (t, Vec::new())).1.push(i);

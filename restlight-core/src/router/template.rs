@@ -67,6 +67,13 @@ pub(crate) enum Fault {
 /// Parses a template, reporting every mistake found.
 pub(crate) fn parse(src: &str) -> Result<Template, Vec<Fault>> {
     let parsed = grammar::Template::parse(src).map_err(|e| e.into_iter().map(Fault::Syntax).collect::<Vec<_>>())?;
+    compile(&parsed)
+}
+
+/// Compiles a template the grammar parsed (at startup, or in the macros at
+/// compile time): splits it into segments and checks its regexes.
+pub(crate) fn compile(parsed: &grammar::Template<'_>) -> Result<Template, Vec<Fault>> {
+    let rooted = matches!(parsed.pieces().first(), Some(grammar::Piece::Literal(lit)) if lit.text.starts_with('/'));
     let mut segments: Vec<Vec<Piece>> = vec![Vec::new()];
     let mut vars = Vec::new();
     let mut faults = Vec::new();
@@ -104,7 +111,7 @@ pub(crate) fn parse(src: &str) -> Result<Template, Vec<Fault>> {
     if !faults.is_empty() {
         return Err(faults);
     }
-    if src.starts_with('/') {
+    if rooted {
         segments.remove(0);
     }
     if segments.last().is_some_and(Vec::is_empty) {

@@ -34,6 +34,7 @@ pub fn route(method: &str, template: &str) -> RouteEntry {
     RouteEntry {
         method: Method::from_bytes(method.as_bytes()).unwrap_or_else(|e| panic!("method {method}: {e}")),
         template: template.to_owned(),
+        parsed: None,
         consumes: vec![],
         produces: vec![],
         location: "src/routes.rs:1".to_owned(),
