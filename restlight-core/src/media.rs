@@ -26,6 +26,10 @@ use restlight_grammar::media::{self as grammar, is_token, MediaError, MediaRange
 /// are lowercase, values are kept as given except `charset`, which is
 /// lowercased. The `q` weight of an `Accept` entry is not part of the type
 /// (see [`MediaRange`]): it and everything after it are dropped by [`parse`].
+/// Nor is `qs`, the server's quality of a type a route produces (JAX-RS,
+/// `#[produces("text/html; qs=0.5")]`, default 1): it is read into
+/// [`MediaType::qs`] and ranks the route's types when the client's `q`
+/// leaves a tie.
 ///
 /// [`parse`]: MediaType::parse
 ///
@@ -40,6 +44,8 @@ struct Repr {
     slash: usize,
     essence_len: usize,
     params: Vec<(Box<str>, Box<str>)>,
+    /// `qs` in thousandths, 1000 when not given.
+    qs: u16,
     header: HeaderValue,
 }
 
@@ -64,7 +70,8 @@ impl MediaTypeError {
     }
 
     /// What the grammar found wrong, with the bytes of the fault; `None`
-    /// when the value parses but is not a valid header value.
+    /// when the value parses but is not a valid header value or its `qs` is
+    /// not a number from 0 to 1.
     #[must_use]
     pub fn reason(&self) -> Option<&MediaError> {
         self.reason.as_ref()
@@ -75,7 +82,11 @@ impl fmt::Display for MediaTypeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.reason {
             Some(why) => write!(f, "invalid media type `{}`: {why}", self.value),
-            None => write!(f, "invalid media type `{}`: not a valid header value", self.value),
+            None => write!(
+                f,
+                "invalid media type `{}`: not a valid header value, or a `qs` that is not a number from 0 to 1",
+                self.value
+            ),
         }
     }
 }
@@ -108,8 +119,13 @@ impl MediaType {
         let mut canonical = format!("{}/{}", e.type_, e.subtype).to_ascii_lowercase();
         let essence_len = canonical.len();
         let mut params = Vec::with_capacity(e.params.len());
+        let mut qs = 1000;
         for p in e.params.iter() {
             let name = p.name.to_ascii_lowercase();
+            if name == "qs" {
+                qs = weight(&p.value)?;
+                continue;
+            }
             let value = if name == "charset" { p.value.to_ascii_lowercase() } else { p.value.to_string() };
             canonical.push_str("; ");
             canonical.push_str(&name);
@@ -129,8 +145,16 @@ impl MediaType {
             essence_len,
             canonical: canonical.into(),
             params,
+            qs,
             header,
         })))
+    }
+
+    /// The server's quality of this type, `qs` in thousandths (`qs=0.5`
+    /// is 500); 1000 when not given.
+    #[must_use]
+    pub fn qs(&self) -> u16 {
+        self.0.qs
     }
 
     /// `type/subtype`, lowercase, without parameters: `"application/json"`.
@@ -229,12 +253,23 @@ pub fn negotiate<'a>(accept: Option<&str>, producible: &'a [MediaType]) -> Optio
 }
 
 /// How well one producible type fits an `Accept` header; greater is better.
+///
+/// The JAX-RS order of combined types (Jakarta REST 3.1, section 3.7.2
+/// step 3 and section 3.8): the specificity of the combined type (`n/m`
+/// before `n/*` before `*/*`), then the client's `q`, then the server's
+/// `qs`, then how exactly the two sides matched (fewer wildcards, then
+/// parameters, first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Score {
-    /// Weight in thousandths.
+    /// Specificity of the combined type: the more specific of the range's
+    /// and the producible type's, without parameters (0 to 2).
+    combined: u8,
+    /// The client's weight in thousandths.
     q: u16,
-    /// Specificity of the deciding accept range.
-    spec: u8,
+    /// The server's weight in thousandths.
+    qs: u16,
+    /// The range's and the producible type's specificity, summed.
+    exact: u8,
 }
 
 /// The best producible type with its score (first of equal scores).
@@ -277,16 +312,18 @@ impl<'a> Accept<'a> {
 
 /// The score of one producible type, `None` when it is not acceptable.
 pub(crate) fn score(ranges: &[Entry<'_>], media: &MediaType) -> Option<Score> {
+    let own = specificity(media);
+    let of = |range: u8, q: u16| Score { combined: range.max(own).min(2), q, qs: media.qs(), exact: range + own };
     if ranges.is_empty() {
-        return Some(Score { q: 1000, spec: 0 });
+        return Some(of(0, 1000));
     }
     let matching = ranges.iter().filter(|r| r.matches(media));
     if media.is_wildcard() {
-        return matching.filter(|r| r.q > 0).map(|r| Score { q: r.q, spec: r.specificity() }).max();
+        return matching.filter(|r| r.q > 0).map(|r| of(r.specificity(), r.q)).max();
     }
     // The most specific range decides; among equally specific ones the highest q.
     let deciding = matching.max_by_key(|r| (r.specificity(), r.q))?;
-    (deciding.q > 0).then(|| Score { q: deciding.q, spec: deciding.specificity() })
+    (deciding.q > 0).then(|| of(deciding.specificity(), deciding.q))
 }
 
 /// The specificity of a media type used as a consumes entry or a range.
@@ -326,6 +363,14 @@ impl<'s> Entry<'s> {
         compatible(&self.range.type_, &self.range.subtype, media.type_(), media.subtype())
             && params_agree(self.range.params.iter().map(|p| (&*p.name, &*p.value)), |n| media.param(n))
     }
+}
+
+/// A `qs` value (`0` to `1`, at most three decimals are kept) in thousandths.
+fn weight(value: &str) -> Option<u16> {
+    let w: f32 = value.trim().parse().ok()?;
+    // Checked to be within 0..=1 first, so the cast cannot truncate or wrap.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    (0.0..=1.0).contains(&w).then(|| (w * 1000.0).round() as u16)
 }
 
 /// Parses an `Accept` header into borrowed ranges, skipping bad entries.

@@ -26,11 +26,21 @@ fn conflict_table() {
         (entry(M::GET, "/u/{id: \\d+}", &[], &[], "a"), entry(M::GET, "/u/{id}", &[], &[], "b"), false),
         (entry(M::GET, "/u/{id: \\d+}", &[], &[], "a"), entry(M::GET, "/u/{id:\\d+}", &[], &[], "b"), true),
         (entry(M::GET, "/u/me", &[], &[], "a"), entry(M::GET, "/u/{id}", &[], &[], "b"), false),
-        // consumes: empty overlaps everything; wildcards overlap
-        (entry(M::POST, "/u", &["application/json"], &[], "a"), entry(M::POST, "/u", &[], &[], "b"), true),
-        (entry(M::POST, "/u", &["text/*"], &[], "a"), entry(M::POST, "/u", &["text/plain"], &[], "b"), true),
+        // consumes: the same set conflicts (none stated is `*/*`); different
+        // sets are ranked per request, the most specific match first
+        (entry(M::POST, "/u", &["application/json"], &[], "a"), entry(M::POST, "/u", &[], &[], "b"), false),
+        (entry(M::POST, "/u", &["*/*"], &[], "a"), entry(M::POST, "/u", &[], &[], "b"), true),
+        (entry(M::POST, "/u", &["text/*"], &[], "a"), entry(M::POST, "/u", &["text/plain"], &[], "b"), false),
+        (
+            entry(M::POST, "/u", &["text/plain", "text/csv"], &[], "a"),
+            entry(M::POST, "/u", &["text/csv", "text/plain"], &[], "b"),
+            true,
+        ),
         (entry(M::POST, "/u", &["application/json"], &[], "a"), entry(M::POST, "/u", &["text/plain"], &[], "b"), false),
-        // produces: the same set of essences conflicts, order and params ignored
+        // produces: the same set of essences conflicts, order, parameters
+        // and `qs` ignored
+        (entry(M::GET, "/u", &[], &["text/html; qs=0.5"], "a"), entry(M::GET, "/u", &[], &["text/html"], "b"), true),
+        (entry(M::GET, "/u", &[], &["text/*"], "a"), entry(M::GET, "/u", &[], &["text/html"], "b"), false),
         (entry(M::GET, "/u", &[], &["application/json"], "a"), entry(M::GET, "/u", &[], &["text/plain"], "b"), false),
         (entry(M::GET, "/u", &[], &["application/json"], "a"), entry(M::GET, "/u", &[], &[], "b"), false),
         (
@@ -63,7 +73,8 @@ fn every_conflicting_pair_is_reported_with_both_locations() {
         entry(Method::GET, "/x/{b}", &[], &[], "second"),
         entry(Method::GET, "/x/{c}", &[], &[], "third"),
         entry(Method::PUT, "/y", &["text/plain"], &[], "put1"),
-        entry(Method::PUT, "/y", &["text/*"], &[], "put2"),
+        entry(Method::PUT, "/y", &["text/plain"], &[], "put2"),
+        entry(Method::PUT, "/y", &["text/*"], &[], "put3"),
         entry(Method::GET, "/bad/{", &[], &[], "broken"),
     ];
     let err = Router::new(&entries).unwrap_err();

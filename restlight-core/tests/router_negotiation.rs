@@ -203,3 +203,95 @@ fn errors_list_the_media_types() {
         other => panic!("{other:?}"),
     }
 }
+
+/// The route a request reaches among routes of one method and template
+/// that differ in consumes and produces: the JAX-RS ranking.
+fn chosen(table: &[RouteEntry], content_type: Option<&str>, accept: Option<&str>) -> Result<String, RouteError> {
+    let (router, _) = Router::new(table).expect("the table compiles: ranked, not rejected");
+    match router.lookup(&Method::POST, "/things", content_type, accept)? {
+        Lookup::Matched(m) => Ok(table[m.index].name.clone()),
+        Lookup::Options { .. } => panic!("not an OPTIONS request"),
+    }
+}
+
+#[test]
+fn methods_of_one_template_are_ranked_by_what_they_consume() {
+    // One method per representation, as JAX-RS resources write them.
+    let table = [
+        entry(Method::POST, &["text/plain"], &[], "plain"),
+        entry(Method::POST, &["text/*"], &[], "text"),
+        entry(Method::POST, &[], &[], "anything"),
+    ];
+    let cases = [
+        (Some("text/plain"), "plain"),
+        (Some("text/plain; charset=utf-8"), "plain"),
+        (Some("text/html"), "text"),
+        (Some("application/json"), "anything"),
+        (Some("not a media type"), "anything"),
+        (None, "plain"),
+    ];
+    for (content_type, expected) in cases {
+        assert_eq!(chosen(&table, content_type, None).unwrap(), expected, "{content_type:?}");
+    }
+}
+
+#[test]
+fn methods_of_one_template_are_ranked_by_what_they_produce() {
+    let table = [
+        entry(Method::POST, &[], &["text/plain"], "plain"),
+        entry(Method::POST, &[], &["text/*"], "text"),
+        entry(Method::POST, &[], &["text/html"], "html"),
+    ];
+    let cases = [
+        (Some("text/plain"), "plain"),
+        (Some("text/html"), "html"),
+        (Some("text/csv"), "text"),
+        // n/m before n/* whatever the client's q
+        (Some("text/*;q=1, text/html;q=0.5"), "plain"),
+        (Some("text/plain;q=0.5, text/html"), "html"),
+    ];
+    for (accept, expected) in cases {
+        assert_eq!(chosen(&table, None, accept).unwrap(), expected, "{accept:?}");
+    }
+    assert!(matches!(chosen(&table, None, Some("application/json")), Err(RouteError::NotAcceptable { .. })));
+}
+
+#[test]
+fn the_servers_qs_breaks_the_clients_ties() {
+    let table = [
+        entry(Method::POST, &[], &["text/html; qs=0.5"], "html"),
+        entry(Method::POST, &[], &["application/json"], "json"),
+    ];
+    assert_eq!(chosen(&table, None, Some("*/*")).unwrap(), "json");
+    assert_eq!(chosen(&table, None, None).unwrap(), "json");
+    assert_eq!(chosen(&table, None, Some("text/html")).unwrap(), "html");
+    // the client's q comes before the server's qs
+    assert_eq!(chosen(&table, None, Some("text/html, application/json;q=0.9")).unwrap(), "html");
+    let (router, _) = Router::new(&table).unwrap();
+    let Ok(Lookup::Matched(m)) = router.lookup(&Method::POST, "/things", None, Some("text/html")) else { panic!() };
+    assert_eq!(m.produce.map(ToString::to_string).as_deref(), Some("text/html"), "qs is not written back");
+    assert_eq!(m.produce.map(MediaType::qs), Some(500));
+}
+
+#[test]
+fn a_route_that_no_request_can_reach_is_a_warning() {
+    let table = [
+        entry(Method::POST, &["text/plain", "text/csv"], &["application/json"], "both"),
+        entry(Method::POST, &["text/csv"], &["application/json; qs=0.5"], "csv"),
+        entry(Method::POST, &["text/csv"], &["text/plain"], "other"),
+    ];
+    let (_, warnings) = Router::new(&table).expect("ranked, not rejected");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let text = warnings[0].to_string();
+    assert!(text.contains("`csv`") && text.contains("never selected") && text.contains("src/both.rs:1"), "{text}");
+    assert_eq!(chosen(&table, Some("text/csv"), Some("text/plain")).unwrap(), "other");
+}
+
+#[test]
+fn a_qs_that_is_not_a_weight_is_an_error_naming_it() {
+    for bad in ["text/html; qs=2", "text/html; qs=x"] {
+        let err = MediaType::parse(bad).expect_err(bad);
+        assert!(err.to_string().contains(bad) && err.to_string().contains("qs"), "{err}");
+    }
+    assert_eq!(mt("text/html; qs=0.25; level=1").to_string(), "text/html; level=1");
+}

@@ -107,7 +107,10 @@ pub(crate) fn media_list(attr: &Attribute) -> syn::Result<Spanned<Vec<String>>> 
         match check_media_type(&value) {
             Ok(()) => types.push(value),
             Err(why) => {
-                let help = if value.contains('/') {
+                let help = if why.starts_with("`qs=") {
+                    "`qs` is the server's preference among the types, from 0 to 1 (default 1): `text/html; qs=0.5`"
+                        .to_owned()
+                } else if value.contains('/') {
                     "a media type is `type/subtype` with optional `; name=value` parameters".to_owned()
                 } else {
                     format!("write the full media type, e.g. `{}`", guess_media(&value))
@@ -140,7 +143,15 @@ fn guess_media(value: &str) -> &'static str {
 /// `type/subtype *( ";" name=value )` (RFC 9110 section 8.3.1), parsed by
 /// the grammar `MediaType::parse` uses at startup.
 fn check_media_type(value: &str) -> Result<(), String> {
-    restlight_grammar::media::parse(value).map(drop).map_err(|e| e.to_string())
+    let parsed = restlight_grammar::media::parse(value).map_err(|e| e.to_string())?;
+    // `qs`, the server's quality of a produced type, is a weight.
+    let qs = parsed.params.iter().find(|p| p.name.eq_ignore_ascii_case("qs"));
+    match qs {
+        Some(qs) if !qs.value.parse::<f32>().is_ok_and(|w| (0.0..=1.0).contains(&w)) => {
+            Err(format!("`qs={}` is not a number from 0 to 1", qs.value))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// `#[serializer("msgpack")]` and friends: a codec's format name or media type.

@@ -1,19 +1,25 @@
 //! Startup checks: routes that can never be told apart (errors) and routes
 //! that can never be reached (warnings).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::regexes::literal_of_regex;
 use super::template::{push_escaped, shape, Template};
 use super::{RouteEntry, RouterProblem};
+use crate::media::MediaType;
 
 /// Every conflicting pair among the routes of one group of equivalent
-/// templates: same method, overlapping consumes, same produces.
+/// templates: same method, same consumes set, same produces set (no
+/// request can tell them apart). Routes that differ only there are ranked
+/// per request, as JAX-RS does.
 pub(crate) fn conflicts(members: &[&RouteEntry]) -> Vec<RouterProblem> {
     let mut out = Vec::new();
     for (i, a) in members.iter().enumerate() {
         for b in &members[i + 1..] {
-            if a.method == b.method && consumes_overlap(a, b) && same_produces(a, b) {
+            if a.method == b.method
+                && media_set(&a.consumes) == media_set(&b.consumes)
+                && produces(a).keys().eq(produces(b).keys())
+            {
                 out.push(RouterProblem::Conflict { first: (*a).clone(), second: (*b).clone() });
             }
         }
@@ -21,13 +27,54 @@ pub(crate) fn conflicts(members: &[&RouteEntry]) -> Vec<RouterProblem> {
     out
 }
 
-fn consumes_overlap(a: &RouteEntry, b: &RouteEntry) -> bool {
-    a.consumes.is_empty() || b.consumes.is_empty() || a.consumes.iter().any(|x| b.consumes.iter().any(|y| x.matches(y)))
+/// Routes of one group that no request ever chooses (warnings): another
+/// route of the same method consumes every type it consumes and produces
+/// every type it produces with a `qs` at least as high, and wins the ties
+/// (it comes first in the group's order, or every such `qs` is higher).
+/// Pairs that state the same types are conflicts instead.
+pub(crate) fn outranked(members: &[&RouteEntry]) -> Vec<RouterProblem> {
+    let mut out = Vec::new();
+    for (j, b) in members.iter().enumerate() {
+        let (b_consumes, b_produces) = (media_set(&b.consumes), produces(b));
+        let winner = members.iter().enumerate().find(|&(i, a)| {
+            let (a_consumes, a_produces) = (media_set(&a.consumes), produces(a));
+            let same_types = a_consumes == b_consumes && a_produces.keys().eq(b_produces.keys());
+            let qs = |t: &&str| a_produces.get(t).copied();
+            i != j
+                && a.method == b.method
+                && !same_types
+                && b_consumes.is_subset(&a_consumes)
+                && b_produces.iter().all(|(t, b_qs)| qs(t).is_some_and(|a_qs| a_qs >= *b_qs))
+                && (i < j || b_produces.iter().all(|(t, b_qs)| qs(t).is_some_and(|a_qs| a_qs > *b_qs)))
+        });
+        if let Some((_, a)) = winner {
+            out.push(RouterProblem::Outranked { route: (*b).clone(), winner: (*a).clone() });
+        }
+    }
+    out
 }
 
-fn same_produces(a: &RouteEntry, b: &RouteEntry) -> bool {
-    let set = |e: &RouteEntry| e.produces.iter().map(|m| m.essence().to_owned()).collect::<BTreeSet<_>>();
-    set(a) == set(b)
+/// The essences of a consumes list (parameters cannot tell requests apart
+/// here); stating none is `*/*`.
+fn media_set(types: &[MediaType]) -> BTreeSet<&str> {
+    if types.is_empty() {
+        return BTreeSet::from(["*/*"]);
+    }
+    types.iter().map(MediaType::essence).collect()
+}
+
+/// The essences of a route's produces with their highest `qs`; stating
+/// none is `*/*`.
+fn produces(e: &RouteEntry) -> BTreeMap<&str, u16> {
+    let mut out = BTreeMap::new();
+    if e.produces.is_empty() {
+        out.insert("*/*", 1000);
+    }
+    for m in &e.produces {
+        let qs = out.entry(m.essence()).or_insert(0);
+        *qs = (*qs).max(m.qs());
+    }
+    out
 }
 
 /// Routes of groups that match exactly the paths of a better group, so that

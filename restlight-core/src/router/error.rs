@@ -82,7 +82,8 @@ impl fmt::Display for RouteError {
 impl std::error::Error for RouteError {}
 
 /// One problem of a route table: an error of [`RouterError`], or a warning
-/// of [`Router::new`](super::Router::new) ([`RouterProblem::Shadowed`]).
+/// of [`Router::new`](super::Router::new) ([`RouterProblem::Shadowed`],
+/// [`RouterProblem::Outranked`]).
 ///
 /// Each names the routes involved, with their source locations; the
 /// `Display` is one line.
@@ -115,12 +116,22 @@ pub enum RouterProblem {
         reason: String,
     },
     /// Two routes that no request can tell apart: same method, equivalent
-    /// templates, overlapping consumes, same produces.
+    /// templates, the same consumes and the same produces (a route that
+    /// states none consumes or produces `*/*`).
     Conflict {
         /// The first route (in the order of the group).
         first: RouteEntry,
         /// The second route.
         second: RouteEntry,
+    },
+    /// A route that is never selected because `winner`, of the same
+    /// method and an equivalent template, consumes and produces everything
+    /// it does and wins every tie (a warning).
+    Outranked {
+        /// The route never selected.
+        route: RouteEntry,
+        /// The route chosen instead.
+        winner: RouteEntry,
     },
     /// A route that is never selected because `winner` matches the same
     /// paths and takes precedence (a warning).
@@ -163,7 +174,7 @@ impl fmt::Display for RouterProblem {
             }
             RouterProblem::Conflict { first: a, second: b } => write!(
                 f,
-                "conflicting routes `{}` ({}) and `{}` ({}): both {} `{}` / `{}`, overlapping consumes [{}] / [{}], same produces [{}]",
+                "conflicting routes `{}` ({}) and `{}` ({}): both {} `{}` / `{}`, same consumes [{}] / [{}], same produces [{}]",
                 a.name,
                 a.location,
                 b.name,
@@ -174,6 +185,18 @@ impl fmt::Display for RouterProblem {
                 media_list(&a.consumes),
                 media_list(&b.consumes),
                 media_list(&a.produces),
+            ),
+            RouterProblem::Outranked { route: e, winner } => write!(
+                f,
+                "route `{}` ({} `{}` at {}) is never selected: `{}` ({}) consumes [{}] and produces [{}], everything it does, and wins every tie",
+                e.name,
+                e.method,
+                e.template,
+                e.location,
+                winner.name,
+                winner.location,
+                media_list(&winner.consumes),
+                media_list(&winner.produces),
             ),
             RouterProblem::Shadowed { route: e, winner } => write!(
                 f,

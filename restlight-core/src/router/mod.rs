@@ -171,13 +171,16 @@ pub struct RouteMatch<'r> {
 impl Router {
     /// Compiles the table once.
     ///
-    /// The warnings ([`RouterProblem::Shadowed`]) name routes that can never be selected because another
-    /// group matches the same paths with higher precedence.
+    /// The warnings name routes that can never be selected: because another
+    /// group matches the same paths with higher precedence
+    /// ([`RouterProblem::Shadowed`]), or because another route of the same
+    /// method and template consumes and produces everything they do and wins
+    /// every tie ([`RouterProblem::Outranked`]).
     ///
     /// # Errors
     /// Every problem at once: malformed templates (naming the template, the
     /// route and its location) and conflicting pairs of routes (same method,
-    /// equivalent templates, overlapping consumes, same produces), each with
+    /// equivalent templates, same consumes, same produces), each with
     /// both names and both locations.
     pub fn new(entries: &[RouteEntry]) -> Result<(Router, Vec<RouterProblem>), RouterError> {
         let mut problems: Vec<RouterProblem> = Vec::new();
@@ -236,7 +239,11 @@ impl Router {
         }
         let listed: Vec<(&Template, Vec<&RouteEntry>)> =
             groups.iter().map(|(t, m)| (t, m.iter().map(|&i| &entries[i]).collect())).collect();
-        Ok((router, conflict::shadowed(&listed)))
+        let mut warnings = conflict::shadowed(&listed);
+        for (_, members) in &listed {
+            warnings.extend(conflict::outranked(members));
+        }
+        Ok((router, warnings))
     }
 
     /// Finds the route for a request. `raw_path` is the path as sent (still

@@ -30,9 +30,11 @@ pub(crate) struct Group {
     allow: HeaderValue,
 }
 
-/// How well a route fits the request: consumes specificity, accept score,
-/// whether the negotiated type is concrete. Greater is better.
-type Rank = (u8, Score, bool);
+/// How well a route fits the request, in the JAX-RS order: how specifically
+/// it consumes the Content-Type, then the score of its best type against
+/// `Accept` (combined type, `q`, `qs`, exactness). Greater is better; equal
+/// ranks go to the route first in the group's order.
+type Rank = (u8, Score);
 
 /// What the group answers for a request.
 #[derive(Debug)]
@@ -117,7 +119,7 @@ impl Group {
                     None => continue,
                 }
             };
-            let rank = (consumed, score, produce.is_some_and(|m| !m.is_wildcard()));
+            let rank = (consumed, score);
             if best.as_ref().is_none_or(|(b, _, _)| rank > *b) {
                 best = Some((rank, route, produce));
             }
@@ -166,11 +168,14 @@ fn quick<'r>(
 }
 
 /// How specifically the route consumes the request's Content-Type (`None`:
-/// not at all). No Content-Type, or a route consuming anything, scores 0.
+/// not at all): `n/m` 3 (4 with parameters), `n/*` 2, `*/*` 1, and a route
+/// that states no consumes is a route consuming `*/*`. Without a
+/// Content-Type (taken as `*/*`, as JAX-RS does) the route's most specific
+/// type counts.
 fn consumes_score(route: &Route, content: Option<&Option<Entry<'_>>>) -> Option<u8> {
     match content {
-        _ if route.consumes.is_empty() => Some(0),
-        None => Some(0),
+        _ if route.consumes.is_empty() => Some(1),
+        None => route.consumes.iter().map(|c| 1 + specificity(c)).max(),
         Some(Some(ct)) => route.consumes.iter().filter(|c| ct.matches(c)).map(|c| 1 + specificity(c)).max(),
         // An unparsable Content-Type is only consumed by `*/*`.
         Some(None) => route.consumes.iter().any(|c| c.type_() == "*").then_some(1),
