@@ -19,6 +19,14 @@ const RESERVED: &[&str] = &[
     "examples",
     "incremental",
     "restlight",
+    "restlight-grammar",
+    "restlight-macros",
+    "restlight-core",
+    "restlight-server",
+    "restlight_grammar",
+    "restlight_macros",
+    "restlight_core",
+    "restlight_server",
     "serde",
     "serde_json",
     "tracing-subscriber",
@@ -86,6 +94,21 @@ pub fn crate_name(name: &str) -> String {
     name.replace('-', "_")
 }
 
+/// The name of the service's Kubernetes objects and container image: a
+/// DNS label (lower case, digits and `-`, at most 63 characters, starting
+/// and ending with a letter or digit).
+#[must_use]
+pub fn k8s_name(name: &str) -> String {
+    let lower = name.to_ascii_lowercase().replace('_', "-");
+    let trimmed: String = lower.trim_matches('-').chars().take(63).collect();
+    let trimmed = trimmed.trim_end_matches('-');
+    if trimmed.is_empty() {
+        "service".to_owned()
+    } else {
+        trimmed.to_owned()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,6 +133,7 @@ mod tests {
             ("test", "reserved"),
             ("restlight", "reserved"),
             ("serde-json", "reserved"),
+            ("restlight_server", "reserved"),
         ];
         for (name, reason) in cases {
             let err = check(name).expect_err(name);
@@ -123,5 +147,20 @@ mod tests {
     #[test]
     fn the_crate_name_has_underscores() {
         assert_eq!(crate_name("user-service"), "user_service");
+    }
+
+    #[test]
+    fn the_kubernetes_name_is_a_dns_label() {
+        let cases = [
+            ("demo", "demo"),
+            ("User_Service", "user-service"),
+            ("_private_", "private"),
+            ("__", "service"),
+            (&"a".repeat(64), &"a".repeat(63)),
+        ];
+        for (name, label) in cases {
+            assert_eq!(k8s_name(name), label, "{name}");
+        }
+        assert_eq!(k8s_name(&format!("{}_b", "a".repeat(62))), "a".repeat(62));
     }
 }

@@ -1,7 +1,7 @@
 //! The files of each variant, kept under `templates/` and filled in by
 //! replacing `{{key}}` placeholders.
 
-use crate::name::crate_name;
+use crate::name::{crate_name, k8s_name};
 use crate::source::Source;
 
 /// Which service to generate.
@@ -93,6 +93,7 @@ pub fn values(name: &str, source: &Source) -> Vec<(&'static str, String)> {
     vec![
         ("name", name.to_owned()),
         ("crate_name", crate_name(name)),
+        ("k8s_name", k8s_name(name)),
         ("restlight_dep", source.dependency()),
         ("restlight_source", source.describe()),
         ("docker_build_args", build_args),

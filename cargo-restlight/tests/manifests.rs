@@ -19,7 +19,8 @@ struct Service {
 fn generated() -> Service {
     let tmp = tempfile::tempdir().unwrap();
     let options = Options {
-        name: "demo".to_owned(),
+        // Upper case and `_` are fine for cargo, not for Kubernetes objects.
+        name: "Users_V2".to_owned(),
         variant: Variant::Default,
         source: Source::checkout(&built_from()).unwrap(),
         parent: tmp.path().to_path_buf(),
@@ -91,6 +92,8 @@ fn the_grace_period_covers_the_pause_and_the_drain() {
 fn the_service_and_autoscaler_point_at_the_deployment() {
     let s = generated();
     let name = path(&s.deployment, &["metadata", "name"]);
+    assert_eq!(name.as_str(), Some("users-v2"), "a DNS label");
+    assert_eq!(path(&s.service, &["metadata", "name"]), name);
     let labels = path(&s.deployment, &["spec", "template", "metadata", "labels"]);
     assert_eq!(path(&s.deployment, &["spec", "selector", "matchLabels"]), labels);
     assert_eq!(path(&s.service, &["spec", "selector"]), labels);

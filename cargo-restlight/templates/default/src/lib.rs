@@ -76,7 +76,7 @@ pub fn route_table(app: &App) -> String {
 
 fn media(types: &[String]) -> String {
     if types.is_empty() {
-        "*/*".to_owned()
+        "-".to_owned()
     } else {
         types.join(",")
     }

@@ -1,3 +1,4 @@
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use {{crate_name}}::{app, route_table, CONFIG_FILE};
@@ -9,6 +10,7 @@ fn main() -> ExitCode {
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
     match serve(std::env::args().skip(1).collect()) {
         Ok(()) => ExitCode::SUCCESS,

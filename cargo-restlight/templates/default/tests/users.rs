@@ -4,6 +4,7 @@ use restlight::test::MockClient;
 use serde_json::{json, Value};
 
 use {{crate_name}}::app;
+use {{crate_name}}::route_table;
 use {{crate_name}}::users::User;
 
 fn client() -> MockClient {
@@ -99,4 +100,24 @@ fn the_configuration_file_is_valid() {
         .build()
         .expect("the service starts with it");
     assert!(app.routes().get("GET", "/actuator/metrics").is_some());
+}
+
+#[test]
+fn the_route_table_lists_each_route_with_its_source() {
+    let table = route_table(&app().ignore_env().build().expect("the service starts"));
+    let routes = [
+        ("GET", "/users"),
+        ("POST", "/users"),
+        ("GET", "/users/{id}"),
+        ("DELETE", "/users/{id}"),
+        ("GET", "/actuator/health/readiness"),
+    ];
+    for (method, path) in routes {
+        let listed = table
+            .lines()
+            .any(|line| line.split_whitespace().take(2).eq([method, path]));
+        assert!(listed, "{method} {path} is not in\n{table}");
+    }
+    assert!(table.starts_with("METHOD"), "{table}");
+    assert!(table.contains("src/users.rs:"), "{table}");
 }
