@@ -86,8 +86,8 @@ impl Source {
     }
 }
 
-/// A TOML basic string.
-fn toml_string(s: &str) -> String {
+/// A TOML basic string, which is also a JSON string.
+pub(crate) fn toml_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {

@@ -2,7 +2,7 @@
 //! replacing `{{key}}` placeholders.
 
 use crate::name::{crate_name, k8s_name};
-use crate::source::Source;
+use crate::source::{toml_string, Source};
 
 /// Which service to generate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,13 +78,18 @@ impl Variant {
 pub fn values(name: &str, source: &Source) -> Vec<(&'static str, String)> {
     let (build_args, copy, note) = match source {
         Source::Path(dir) => {
+            let quoted = toml_string(&dir.to_string_lossy());
             let dir = dir.display();
             (
-                format!("--build-context restlight={dir} "),
-                format!("# The Restlight checkout, where Cargo.toml's path dependency looks for it.\nCOPY --from=restlight . {dir}\n"),
+                format!("--build-context restlight={quoted} "),
+                format!(
+                    "# The Restlight checkout, where Cargo.toml's path dependency looks for it.\n\
+                     COPY --from=restlight --exclude=**/target --exclude=.git [\".\", {quoted}]\n"
+                ),
                 format!(
                     "\nThe image build copies the Restlight checkout at `{dir}` (a named build context, which needs \
-                     BuildKit) to the same path inside the builder, where `Cargo.toml` looks for it.\n"
+                     BuildKit), without its `target` directories, to the same path inside the builder, where \
+                     `Cargo.toml` looks for it.\n"
                 ),
             )
         }
@@ -142,7 +147,11 @@ mod tests {
         let main = Variant::Default.files().iter().find(|f| f.path == "src/main.rs").unwrap();
         assert!(render(main.template, &values).contains("use user_service::{"));
         let docker = Variant::Default.files().iter().find(|f| f.path == "Dockerfile").unwrap();
-        assert!(render(docker.template, &values).contains("COPY --from=restlight . /src/restlight\n"));
+        let docker = render(docker.template, &values);
+        assert!(
+            docker.contains("COPY --from=restlight --exclude=**/target --exclude=.git [\".\", \"/src/restlight\"]\n")
+        );
+        assert!(docker.contains("docker build --build-context restlight=\"/src/restlight\" -t user-service ."));
     }
 
     #[test]
