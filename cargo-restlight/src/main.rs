@@ -41,7 +41,7 @@ enum Sub {
 #[derive(Debug, Args)]
 struct New {
     /// The package name, also the directory created; asked for when
-    /// missing and a terminal is attached.
+    /// missing, a terminal is attached and `CI` is not set.
     name: Option<String>,
     /// The annotation style of the resources.
     #[arg(long, value_enum, default_value_t = Style::Jaxrs)]
@@ -92,7 +92,8 @@ fn new_service(new: New) -> Result<(), Box<dyn std::error::Error>> {
     }
     let name = match new.name {
         Some(name) => name,
-        None if io::stdin().is_terminal() => prompt("Service name")?,
+        // Never in CI, even when it gives the job a terminal.
+        None if io::stdin().is_terminal() && std::env::var_os("CI").is_none() => prompt("Service name")?,
         None => return Err("missing NAME: `cargo restlight new NAME`".into()),
     };
     let source = match (new.restlight_git, new.restlight_path) {

@@ -52,7 +52,11 @@ pub struct InvalidName {
 
 impl fmt::Display for InvalidName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "`{}` cannot name the service: {}", self.name, self.reason)
+        if self.name.is_empty() {
+            write!(f, "the service needs a name: `cargo restlight new NAME`")
+        } else {
+            write!(f, "`{}` cannot name the service: {}", self.name, self.reason)
+        }
     }
 }
 
@@ -123,7 +127,6 @@ mod tests {
     #[test]
     fn bad_names_are_rejected_with_the_reason() {
         let cases = [
-            ("", "the name is empty"),
             ("my service", "` ` is not allowed"),
             ("café", "`é` is not allowed"),
             ("users.rs", "`.` is not allowed"),
@@ -140,6 +143,7 @@ mod tests {
             assert!(err.reason.contains(reason), "{name}: {}", err.reason);
             assert!(err.to_string().starts_with(&format!("`{name}` cannot name the service: ")), "{err}");
         }
+        assert_eq!(check("").unwrap_err().to_string(), "the service needs a name: `cargo restlight new NAME`");
         let long = "n".repeat(65);
         assert!(check(&long).unwrap_err().reason.contains("65 characters"));
     }
