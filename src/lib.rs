@@ -76,6 +76,79 @@
 //!
 //! Framework errors are RFC 9457 problem details; see [`HttpError`].
 //!
+//! ## JAX-RS request matching in Restlight
+//!
+//! Every route is compiled into one table at startup; a request is matched
+//! in three steps, as Jakarta REST 3.1 section 3.7.2 describes:
+//!
+//! 1. **Template.** Of the templates matching the path, the one with the
+//!    most literal characters wins, then the one with more variables, then
+//!    with more regex variables. By default the best template *that serves
+//!    the request method* is chosen (HEAD is served by GET); when none does,
+//!    405 with an `Allow` of every matching template's methods.
+//! 2. **Content-Type** against `#[consumes]`: routes that cannot read it
+//!    drop out (415 when none is left); the most specific match ranks first:
+//!    `text/plain` before `text/*` before `*/*` (a route that states no
+//!    `#[consumes]` consumes `*/*`).
+//! 3. **Accept** against `#[produces]`: the combined type of each pair is
+//!    ranked `n/m` before `n/*` before `*/*`, then by the client's `q`, then
+//!    by the server's `qs` (`#[produces("text/html; qs=0.5")]`, default 1),
+//!    then by the fewer wildcards (406 when nothing is acceptable).
+//!
+//! So one template may have one method per representation:
+//!
+//! ```
+//! use restlight::prelude::*;
+//!
+//! #[derive(Default)]
+//! struct Notes;
+//!
+//! #[restlight::path("/notes")]
+//! impl Notes {
+//!     #[post]
+//!     #[consumes("text/plain")]
+//!     async fn plain(&self, body: String) -> String { format!("plain: {body}") }
+//!
+//!     #[post]
+//!     #[consumes("text/*")]
+//!     async fn text(&self, body: String) -> String { format!("text: {body}") }
+//!
+//!     #[post]
+//!     async fn anything(&self, body: String) -> String { format!("{} bytes", body.len()) }
+//! }
+//!
+//! let client = Restlight::new().mock().unwrap();
+//! let post = |ct: &str| client.post("/notes").header("content-type", ct).body("hi").send_blocking().text();
+//! assert_eq!(post("text/plain"), "plain: hi");
+//! assert_eq!(post("text/csv"), "text: hi");
+//! assert_eq!(post("application/octet-stream"), "2 bytes");
+//! ```
+//!
+//! Startup fails only for routes no request could tell apart (same method,
+//! equivalent template, the same consumes and the same produces), naming
+//! both source locations, and warns once for a route that is never chosen
+//! (another consumes and produces everything it does and wins every tie).
+//!
+//! **Where Restlight departs from the letter**, and how to follow it: JAX-RS
+//! picks the best template before looking at the method. With
+//! `GET /users/{id: \d+}` and `DELETE /users/{id}`, `DELETE /users/1` is 405
+//! in JAX-RS and reaches the DELETE route in Restlight.
+//! [`Restlight::strict_matching`] (config key `server.strict_matching`)
+//! selects to the letter:
+//!
+//! ```
+//! use restlight::prelude::*;
+//!
+//! let app = || Restlight::new()
+//!     .route(get("/users/{id: \\d+}").handle(|_| async { "user" }))
+//!     .route(delete("/users/{id}").handle(|_| async { "deleted" }));
+//! let default = app().mock().unwrap();
+//! assert_eq!(default.delete("/users/1").send_blocking().status(), 200);
+//! let strict = app().strict_matching(true).mock().unwrap();
+//! let refused = strict.delete("/users/1").send_blocking();
+//! assert_eq!((refused.status().as_u16(), refused.header("allow")), (405, Some("GET, HEAD, OPTIONS")));
+//! ```
+//!
 //! ## Where handlers run
 //!
 //! | handler | runs on |

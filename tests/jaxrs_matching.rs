@@ -135,3 +135,57 @@ async fn methods_are_ranked_by_media_type_over_http1() {
 async fn methods_are_ranked_by_media_type_over_h2c() {
     ranking(Transport::h2c(app())).await;
 }
+
+/// The example where the two method-selection modes differ.
+#[derive(Default)]
+struct Users;
+
+#[restlight::path("/users")]
+impl Users {
+    #[get]
+    #[path("/{id: \\d+}")]
+    async fn by_id(&self, #[path_param] id: u64) -> String {
+        format!("user {id}")
+    }
+
+    #[delete]
+    #[path("/{id}")]
+    async fn remove(&self, #[path_param] id: String) -> String {
+        format!("removed {id}")
+    }
+}
+
+async fn method_selection(t: Transport, strict: bool) {
+    let get = t.call("GET", "/users/1", &[], "").await;
+    assert_eq!((get.status, get.body.as_str()), (200, "user 1"));
+    let delete = t.call("DELETE", "/users/1", &[], "").await;
+    if strict {
+        // To the letter: `/users/{id: \d+}` is the best template and has no DELETE.
+        assert_eq!(delete.status, 405, "{}", delete.body);
+        assert_eq!(delete.header("allow"), Some("GET, HEAD, OPTIONS"));
+        let options = t.call("OPTIONS", "/users/1", &[], "").await;
+        assert_eq!(options.header("allow"), Some("GET, HEAD, OPTIONS"));
+    } else {
+        assert_eq!((delete.status, delete.body.as_str()), (200, "removed 1"));
+        let options = t.call("OPTIONS", "/users/1", &[], "").await;
+        assert_eq!(options.header("allow"), Some("GET, HEAD, DELETE, OPTIONS"));
+    }
+    // Only the less specific template matches: both modes reach DELETE.
+    let named = t.call("DELETE", "/users/ada", &[], "").await;
+    assert_eq!((named.status, named.body.as_str()), (200, "removed ada"));
+    let put = t.call("PUT", "/users/ada", &[], "").await;
+    assert_eq!((put.status, put.header("allow")), (405, Some("DELETE, OPTIONS")));
+}
+
+#[tokio::test]
+async fn method_first_selection_is_the_default() {
+    method_selection(Transport::mock(app()), false).await;
+    method_selection(Transport::http1(app()), false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strict_matching_picks_the_template_before_the_method() {
+    method_selection(Transport::mock(app().strict_matching(true)), true).await;
+    method_selection(Transport::http1(app().strict_matching(true)), true).await;
+    method_selection(Transport::h2c(app().strict_matching(true)), true).await;
+}

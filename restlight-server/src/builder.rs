@@ -122,6 +122,7 @@ app_setters! {
     fn codec(codec: impl restlight_core::codec::Codec);
     fn format_parameter(name: &str);
     fn format_suffix(enabled: bool);
+    fn strict_matching(enabled: bool);
     fn compression(enabled: bool);
     fn compression_threshold(bytes: usize);
 }

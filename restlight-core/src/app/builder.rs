@@ -55,6 +55,7 @@ pub struct AppBuilder {
     layers: Vec<crate::layer::Wrap>,
     codecs: Codecs,
     url_format: UrlFormatOptions,
+    strict_matching: bool,
     compression: CompressOptions,
 }
 
@@ -79,6 +80,7 @@ impl fmt::Debug for AppBuilder {
             .field("layers", &self.layers.len())
             .field("codecs", &self.codecs)
             .field("url_format", &self.url_format)
+            .field("strict_matching", &self.strict_matching)
             .field("compression", &self.compression)
             .finish()
     }
@@ -103,6 +105,7 @@ impl AppBuilder {
             layers: Vec::new(),
             codecs: Codecs::default(),
             url_format: UrlFormatOptions::default(),
+            strict_matching: false,
             compression: CompressOptions::default(),
         }
     }
@@ -196,6 +199,17 @@ impl AppBuilder {
     /// before routing at a constant cost. Default: off.
     pub fn format_suffix(mut self, enabled: bool) -> Self {
         self.url_format.suffix = enabled;
+        self
+    }
+
+    /// JAX-RS request matching to the letter: the best template matching
+    /// the path is chosen before the method is looked at, so a method that
+    /// template lacks is 405 even when a less specific template has it.
+    /// With `GET /users/{id: \d+}` and `DELETE /users/{id}`, `DELETE
+    /// /users/1` is 405 in strict mode and reaches the DELETE route by
+    /// default. Default: off (the best template *serving the method* wins).
+    pub fn strict_matching(mut self, enabled: bool) -> Self {
+        self.strict_matching = enabled;
         self
     }
 
@@ -320,6 +334,7 @@ impl AppBuilder {
             mappers: std::mem::take(&mut self.mappers).into(),
             codecs: Arc::clone(&codecs),
             next_id: 0,
+            strict: self.strict_matching,
         };
         let mut resources = compiler.resources.clone();
         let mut missing_resources = BTreeSet::new();
@@ -329,7 +344,7 @@ impl AppBuilder {
             .collect();
         compiler.resources = resources;
 
-        let table = match Table::new(compiled) {
+        let table = match Table::new(compiled, self.strict_matching) {
             Ok((table, warnings)) => {
                 for w in warnings {
                     tracing::warn!("{w}");

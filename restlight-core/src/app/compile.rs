@@ -63,6 +63,8 @@ pub(crate) struct Compiler {
     pub(crate) codecs: Arc<Codecs>,
     /// The id of the next compiled route: ids are never reused.
     pub(super) next_id: u64,
+    /// JAX-RS method selection to the letter, for every router built.
+    pub(super) strict: bool,
 }
 
 impl Compiler {

@@ -38,10 +38,15 @@ pub(crate) struct Table {
 }
 
 impl Table {
-    /// Builds the router over `routes`.
-    pub(crate) fn new(routes: Vec<Arc<CompiledRoute>>) -> Result<(Self, Vec<RouterProblem>), RouterError> {
+    /// Builds the router over `routes`; `strict`: JAX-RS method selection
+    /// to the letter ([`Router::strict`]).
+    pub(crate) fn new(
+        routes: Vec<Arc<CompiledRoute>>,
+        strict: bool,
+    ) -> Result<(Self, Vec<RouterProblem>), RouterError> {
         let entries: Vec<RouteEntry> = routes.iter().map(|r| r.entry.clone()).collect();
         let (router, warnings) = Router::new(&entries)?;
+        let router = router.strict(strict);
         Ok((Self { router, routes, warnings: warnings.clone() }, warnings))
     }
 }
@@ -312,7 +317,7 @@ impl<'a> RouteChange<'a> {
             .map(|route| Arc::new(compiler.compile(route, &mut resources, &mut missing_resources, &mut errors)))
             .collect();
         kept.extend(added.iter().cloned());
-        match Table::new(kept) {
+        match Table::new(kept, compiler.strict) {
             Ok((table, warnings)) if errors.is_empty() => {
                 for w in warnings.iter().filter(|w| !current.warnings.contains(w)) {
                     tracing::warn!("{w}");

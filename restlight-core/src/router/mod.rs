@@ -53,6 +53,13 @@
 //! from the letter of JAX-RS, which picks the best template before looking
 //! at the method: with `GET /users/{id: \d+}` and `DELETE /users/{id}`,
 //! `DELETE /users/1` reaches the DELETE route instead of failing with 405.
+//! [`Router::strict`] selects to the letter.
+//!
+//! Routes of one method and template may differ in what they consume and
+//! produce; the request ranks them as JAX-RS does: the most specific match
+//! of Content-Type against consumes first (`n/m`, `n/*`, `*/*`; none stated
+//! is `*/*`), then of Accept against produces (the combined type's
+//! specificity, the client's `q`, the server's `qs`, fewer wildcards).
 //!
 //! ```
 //! use http::Method;
@@ -139,6 +146,8 @@ pub struct Router {
     groups: Vec<Group>,
     routes: Vec<Route>,
     any: MediaType,
+    /// JAX-RS method selection to the letter: the best template first.
+    strict: bool,
 }
 
 /// The outcome of a successful lookup.
@@ -213,7 +222,8 @@ impl Router {
             let refs: Vec<&RouteEntry> = members.iter().map(|&i| &entries[i]).collect();
             conflicts.extend(conflict::conflicts(&refs));
         }
-        let mut router = Router { tree: Tree::default(), groups: Vec::new(), routes: Vec::new(), any: any() };
+        let mut router =
+            Router { tree: Tree::default(), groups: Vec::new(), routes: Vec::new(), any: any(), strict: false };
         for (id, (template, members)) in groups.iter().enumerate() {
             if let Err(e) = router.tree.insert(template, id) {
                 let first = &entries[members[0]];
@@ -244,6 +254,34 @@ impl Router {
             warnings.extend(conflict::outranked(members));
         }
         Ok((router, warnings))
+    }
+
+    /// Selects methods as the letter of JAX-RS does (`true`): the best
+    /// template matching the path is chosen first, whatever its methods,
+    /// and a method it lacks is 405 with that template's `Allow`. Default
+    /// (`false`): the best template *that serves the method* is chosen (see
+    /// [Precedence](self#precedence)).
+    ///
+    /// ```
+    /// # use http::Method;
+    /// # use restlight_core::router::{Lookup, RouteEntry, RouteError, Router};
+    /// # let entry = |method: Method, template: &str| RouteEntry {
+    /// #     method, template: template.into(), parsed: None, consumes: vec![], produces: vec![],
+    /// #     location: "src/main.rs:1".into(), name: template.into(),
+    /// # };
+    /// let table = [entry(Method::GET, "/users/{id: \\d+}"), entry(Method::DELETE, "/users/{id}")];
+    /// let (router, _) = Router::new(&table).unwrap();
+    /// let strict = Router::new(&table).unwrap().0.strict(true);
+    /// // Method first: the DELETE route serves DELETE /users/1.
+    /// assert!(matches!(router.lookup(&Method::DELETE, "/users/1", None, None), Ok(Lookup::Matched(m)) if m.index == 1));
+    /// // To the letter: `/users/{id: \d+}` is the best template, and it has no DELETE.
+    /// let Err(RouteError::MethodNotAllowed { allow }) = strict.lookup(&Method::DELETE, "/users/1", None, None) else { panic!() };
+    /// assert_eq!(allow, "GET, HEAD, OPTIONS");
+    /// ```
+    #[must_use]
+    pub fn strict(mut self, enabled: bool) -> Self {
+        self.strict = enabled;
+        self
     }
 
     /// Finds the route for a request. `raw_path` is the path as sent (still
@@ -277,13 +315,13 @@ impl Router {
         // and a final static route that serves the method needs nothing else.
         let known = plain.then(|| self.tree.static_entry(body));
         if let Some(Some((group, true))) = known {
-            if self.groups[group].serves(method) {
+            if self.strict || self.groups[group].serves(method) {
                 return self.static_match(group, method, content_type, accept);
             }
         }
         let bad = |reason| RouteError::BadPath { reason };
         let path = decode::parse_body(body, plain).map_err(bad)?;
-        let serves = |group: usize| self.groups[group].serves(method);
+        let serves = |group: usize| self.strict || self.groups[group].serves(method);
         let Some((group, caps)) = self.tree.find(&path, &serves, known) else {
             return self.unserved(&path, method);
         };

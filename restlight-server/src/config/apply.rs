@@ -82,6 +82,7 @@ impl ServerSection {
             compression => compression,
             compression_threshold => compression_threshold,
             format_suffix => format_suffix,
+            strict_matching => strict_matching,
         }
         if let Some(name) = self.default_scheduler {
             r = r.default_scheduler(&name);

@@ -69,6 +69,7 @@
 //! | `server.compression_threshold` | `RESTLIGHT_SERVER_COMPRESSION_THRESHOLD` | `1024` | smallest body compressed |
 //! | `server.format_parameter` | `RESTLIGHT_SERVER_FORMAT_PARAMETER` | off | query parameter choosing the codec (`?format=msgpack`) |
 //! | `server.format_suffix` | `RESTLIGHT_SERVER_FORMAT_SUFFIX` | `false` | a `.json`-style path suffix chooses the codec |
+//! | `server.strict_matching` | `RESTLIGHT_SERVER_STRICT_MATCHING` | `false` | JAX-RS method selection to the letter: best template first, then 405 |
 //! | `actuator.enabled` | `RESTLIGHT_SERVER_ACTUATOR_ENABLED` | off | serve the actuator endpoints |
 //! | `actuator.base_path` | `RESTLIGHT_SERVER_ACTUATOR_BASE_PATH` | `"/actuator"` | path the endpoints live under |
 //! | `actuator.port` | `RESTLIGHT_SERVER_ACTUATOR_PORT` | the application's | a separate management port |

@@ -92,6 +92,7 @@ section! {
         compression_threshold: usize,
         format_parameter: String,
         format_suffix: bool,
+        strict_matching: bool,
     }
 }
 

@@ -151,6 +151,25 @@ fn application_options_come_from_the_file_and_the_env_too() {
 }
 
 #[test]
+fn strict_matching_comes_from_the_file_or_the_env() {
+    let code = || {
+        Restlight::new()
+            .route(restlight_core::get("/users/{id: \\d+}").handle(|_| async { "get" }))
+            .route(restlight_core::delete("/users/{id}").handle(|_| async { "delete" }))
+    };
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let delete = |r: Restlight| {
+        let client = r.ignore_env().mock().expect("builds");
+        rt.block_on(client.request(http::Method::DELETE, "/users/1").send()).status()
+    };
+    assert_eq!(delete(resolve(code(), &[]).unwrap()), 200, "method first by default");
+    let file = with_file(code(), "[server]\nstrict_matching = true\n").unwrap();
+    assert_eq!(delete(resolve(file, &[]).unwrap()), 405, "strict from the file");
+    let env = resolve(code(), &[("RESTLIGHT_SERVER_STRICT_MATCHING", "true")]).unwrap();
+    assert_eq!(delete(env), 405, "strict from the env");
+}
+
+#[test]
 fn executor_resize_is_opted_in_by_file_or_env() {
     let r = resolve(with_file(Restlight::new(), "[actuator]\nallow_executor_resize = true\n").unwrap(), &[]).unwrap();
     assert!(r.actuator.expect("on").allows_executor_resize(), "file");
