@@ -19,7 +19,7 @@ use hyper::body::Incoming;
 use restlight_core::App;
 
 use crate::activity::{Activity, InFlight};
-use crate::limits::TimedBody;
+use crate::limits::{note_body_poll, TimedBody, H2_PIECE};
 use crate::ops::{Counted, Finish, Observe, Pending};
 
 type CoreBody = restlight_core::Body;
@@ -56,12 +56,17 @@ impl hyper::service::Service<http::Request<Incoming>> for AppService {
     fn call(&self, req: http::Request<Incoming>) -> Self::Future {
         let in_flight = self.activity.begin();
         let pending = self.observe.as_ref().map(|o| o.begin(&req, self.remote));
-        let metrics = self.observe.as_ref().and_then(|o| o.metrics().cloned());
-        let req = req.map(|body| Counted::new(TimedBody::new(body, self.body_read_timeout), metrics));
         let version = req.version();
-        // The matched route is read only by the metrics and access log.
-        let mark = pending.is_some();
-        let dispatch = self.app.dispatch_boxed(req, Some(self.remote), mark);
+        let dispatch = match crate::strict::screen(&req, &self.app) {
+            None => {
+                let metrics = self.observe.as_ref().and_then(|o| o.metrics().cloned());
+                let req = req.map(|body| Counted::new(TimedBody::new(body, self.body_read_timeout), metrics));
+                // The matched route is read only by the metrics and access log.
+                let mark = pending.is_some();
+                self.app.dispatch_boxed(req, Some(self.remote), mark)
+            }
+            Some(refused) => Box::pin(std::future::ready(refused)),
+        };
         Responding { dispatch, version, pending, in_flight: Some(in_flight) }
     }
 }
@@ -85,7 +90,14 @@ impl Future for Responding {
         }
         let finish = self.pending.take().map(|p| p.respond(&mut response));
         let in_flight = self.in_flight.take();
-        Poll::Ready(Ok(response.map(|body| ResponseBody { inner: body, finish, _in_flight: in_flight })))
+        let h2 = self.version == http::Version::HTTP_2;
+        Poll::Ready(Ok(response.map(|body| ResponseBody {
+            inner: body,
+            finish,
+            _in_flight: in_flight,
+            h2,
+            rest: None,
+        })))
     }
 }
 
@@ -100,11 +112,19 @@ fn closes_connection(res: &restlight_core::Response, version: http::Version) -> 
 
 /// The application's response body, keeping its request in flight until it
 /// has been sent or dropped.
+///
+/// On HTTP/2 it hands data over in pieces of at most [`H2_PIECE`] bytes and
+/// tells the stream's watcher what it handed over (see `limits/stall.rs`),
+/// for the write timeout of a stream whose client stops reading.
 pub(crate) struct ResponseBody {
     inner: CoreBody,
     /// Records metrics and the access-log line when dropped.
     finish: Option<Finish>,
     _in_flight: Option<InFlight>,
+    /// Served over HTTP/2.
+    h2: bool,
+    /// HTTP/2: what is left of a piece of the body larger than [`H2_PIECE`].
+    rest: Option<Bytes>,
 }
 
 impl fmt::Debug for ResponseBody {
@@ -118,20 +138,46 @@ impl Body for ResponseBody {
     type Error = <CoreBody as Body>::Error;
 
     fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
-        let polled = Pin::new(&mut self.inner).poll_frame(cx);
-        if let (Some(finish), Poll::Ready(Some(Ok(frame)))) = (&mut self.finish, &polled) {
-            if let Some(data) = frame.data_ref() {
-                finish.sent(data.len());
+        let mut polled = match self.rest.take() {
+            Some(rest) => Poll::Ready(Some(Ok(Frame::data(rest)))),
+            None => {
+                let polled = Pin::new(&mut self.inner).poll_frame(cx);
+                if let (Some(finish), Poll::Ready(Some(Ok(frame)))) = (&mut self.finish, &polled) {
+                    if let Some(data) = frame.data_ref() {
+                        finish.sent(data.len());
+                    }
+                }
+                polled
             }
+        };
+        if self.h2 {
+            let mut handed = false;
+            if let Poll::Ready(Some(Ok(frame))) = &mut polled {
+                if let Some(data) = frame.data_mut() {
+                    if data.len() > H2_PIECE {
+                        self.rest = Some(data.split_off(H2_PIECE));
+                    }
+                    handed = !data.is_empty();
+                }
+            }
+            note_body_poll(handed);
         }
         polled
     }
 
     fn is_end_stream(&self) -> bool {
-        self.inner.is_end_stream()
+        self.rest.is_none() && self.inner.is_end_stream()
     }
 
     fn size_hint(&self) -> SizeHint {
-        self.inner.size_hint()
+        let mut hint = self.inner.size_hint();
+        if let Some(rest) = &self.rest {
+            let extra = rest.len() as u64;
+            if let Some(upper) = hint.upper() {
+                hint.set_upper(upper + extra);
+            }
+            hint.set_lower(hint.lower() + extra);
+        }
+        hint
     }
 }
