@@ -22,7 +22,7 @@ use crate::activity::Activity;
 use crate::limits::{StreamExec, TimedIo};
 use crate::options::ServerOptions;
 use crate::protect::{Counters, Guards, Permit};
-use crate::service::AppService;
+use crate::service::{AppService, H2Pieces};
 use crate::sniff::{sniff, Protocol};
 
 /// Why the connection settings could not be built.
@@ -139,16 +139,18 @@ where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     let activity = Activity::new();
-    let service =
-        AppService::new(ctx.app.clone(), remote, Arc::clone(&activity), ctx.body_read_timeout, ctx.observe.clone());
+    let app = ctx.app.clone();
+    let (timeout, observe) = (ctx.body_read_timeout, ctx.observe.clone());
     let io = TokioIo::new(TimedIo::new(stream, ctx.write_timeout));
     match protocol {
         Protocol::Http1 => {
+            let service = AppService::<()>::new(app, remote, Arc::clone(&activity), timeout, observe);
             let conn = ctx.h1.serve_connection(io, service);
             let limits = Idle { idle: ctx.idle_timeout, head: Some(ctx.header_read_timeout) };
             drive(conn, &activity, limits, drain, remote).await;
         }
         Protocol::H2 => {
+            let service = AppService::<H2Pieces>::new(app, remote, Arc::clone(&activity), timeout, observe);
             let conn = ctx.h2.serve_connection(io, service);
             drive(conn, &activity, Idle { idle: ctx.idle_timeout, head: None }, drain, remote).await;
         }

@@ -27,31 +27,53 @@ use http::header::{HeaderValue, ALLOW, CONNECTION, CONTENT_LENGTH, HOST};
 use http::{Method, Request, StatusCode, Version};
 use restlight_core::{App, HttpError, IntoResponse, Response};
 
-/// The answer to a request the application must not see, if any.
-pub(crate) fn screen<B>(req: &Request<B>, app: &App) -> Option<Response> {
+/// Why a request is refused before the application sees it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Refusal {
+    TwoHosts,
+    BadHost,
+    /// The asterisk-form target: answered 200 for OPTIONS, else 400.
+    Asterisk,
+    DotSegment,
+}
+
+/// Whether the request must not reach the application: the plain path of
+/// every request, a few comparisons and no allocation.
+#[inline]
+pub(crate) fn check<B>(req: &Request<B>) -> Option<Refusal> {
     let mut hosts = req.headers().get_all(HOST).iter();
     if let Some(host) = hosts.next() {
         if hosts.next().is_some() {
-            return Some(reject(req, HttpError::bad_request("the request has more than one Host header")));
+            return Some(Refusal::TwoHosts);
         }
         if !is_valid_host(host.as_bytes()) {
-            return Some(reject(req, HttpError::bad_request("the Host header is not a valid host[:port]")));
+            return Some(Refusal::BadHost);
         }
     }
-    let path = req.uri().path();
-    if path.as_bytes().first() != Some(&b'/') {
-        if path == "*" {
-            return Some(asterisk(req, app));
-        }
+    let path = req.uri().path().as_bytes();
+    match path.first() {
+        Some(b'/') if has_dot_segment(path) => Some(Refusal::DotSegment),
+        Some(b'/') => None,
+        Some(b'*') if path.len() == 1 => Some(Refusal::Asterisk),
         // Authority-form (CONNECT): left to the application.
-        return None;
+        _ => None,
     }
-    if has_dot_segment(path.as_bytes()) {
-        let error = HttpError::bad_request(format!("the path `{path}` has a `.` or `..` segment"))
-            .with("path", req.uri().path());
-        return Some(reject(req, error));
+}
+
+/// The answer to a request [`check`] refused.
+#[cold]
+#[inline(never)]
+pub(crate) fn refuse<B>(req: &Request<B>, app: &App, refusal: Refusal) -> Response {
+    match refusal {
+        Refusal::TwoHosts => reject(req, HttpError::bad_request("the request has more than one Host header")),
+        Refusal::BadHost => reject(req, HttpError::bad_request("the Host header is not a valid host[:port]")),
+        Refusal::Asterisk => asterisk(req, app),
+        Refusal::DotSegment => {
+            let path = req.uri().path();
+            let detail = format!("the path `{path}` has a `.` or `..` segment");
+            reject(req, HttpError::bad_request(detail).with("path", path))
+        }
     }
-    None
 }
 
 /// The problem-details answer to a refused request; on HTTP/1 it closes
@@ -102,9 +124,22 @@ fn rank(method: &Method) -> usize {
     ORDER.iter().position(|m| m == method).unwrap_or(ORDER.len())
 }
 
-/// Bytes a registered name may hold besides `%` escapes: RFC 3986's
-/// unreserved and sub-delims.
-const REG_NAME: [bool; 256] = {
+/// Whether a `Host` value is `uri-host [":" port]` (RFC 9110 §7.2), empty
+/// included. The common forms (a name or an IPv4 address, and a port) take
+/// one pass; escapes and IP literals go to [`is_valid_host_slow`].
+#[inline]
+fn is_valid_host(value: &[u8]) -> bool {
+    let name = value.iter().position(|&b| !PLAIN_NAME[usize::from(b)]).unwrap_or(value.len());
+    match value.get(name) {
+        None => true,
+        Some(b':') => value[name + 1..].iter().all(u8::is_ascii_digit),
+        Some(_) => is_valid_host_slow(value),
+    }
+}
+
+/// Bytes of a registered name without escapes: RFC 3986's unreserved and
+/// sub-delims.
+const PLAIN_NAME: [bool; 256] = {
     let mut table = [false; 256];
     let mut b = 0;
     while b < 256 {
@@ -117,13 +152,15 @@ const REG_NAME: [bool; 256] = {
     table
 };
 
-/// Whether a `Host` value is `uri-host [":" port]` (RFC 9110 §7.2), empty
-/// included.
-fn is_valid_host(value: &[u8]) -> bool {
+/// [`is_valid_host`] for values with `%` escapes or an IP literal (or
+/// invalid ones).
+#[cold]
+#[inline(never)]
+fn is_valid_host_slow(value: &[u8]) -> bool {
     let port = if let Some(literal) = value.strip_prefix(b"[") {
         // IPv6 or IPvFuture, leniently: the characters they may use.
         let Some(end) = literal.iter().position(|&b| b == b']') else { return false };
-        if end == 0 || !literal[..end].iter().all(|&b| REG_NAME[usize::from(b)] || b == b':' || b == b'%') {
+        if end == 0 || !literal[..end].iter().all(|&b| PLAIN_NAME[usize::from(b)] || b == b':' || b == b'%') {
             return false;
         }
         &literal[end + 1..]
@@ -139,7 +176,7 @@ fn is_valid_host(value: &[u8]) -> bool {
                     return false;
                 }
                 i += 3;
-            } else if REG_NAME[usize::from(name[i])] {
+            } else if PLAIN_NAME[usize::from(name[i])] {
                 i += 1;
             } else {
                 return false;
@@ -154,10 +191,20 @@ fn is_valid_host(value: &[u8]) -> bool {
     }
 }
 
+/// Whether a segment of `path` is `.` or `..`: a path without `.` and `%`
+/// has none, found in one pass without branching on each byte.
+#[inline]
+fn has_dot_segment(path: &[u8]) -> bool {
+    let dotted = path.iter().fold(false, |seen, &b| seen | (b == b'.') | (b == b'%'));
+    dotted && has_dot_segment_slow(path)
+}
+
 /// Whether a segment of `path` is `.` or `..`, reading `%2E` as a dot and
 /// `/`, `\`, `%2F` and `%5C` as boundaries; a segment's `;matrix` part is
 /// not part of its name. One pass, no allocation.
-fn has_dot_segment(path: &[u8]) -> bool {
+#[cold]
+#[inline(never)]
+fn has_dot_segment_slow(path: &[u8]) -> bool {
     /// The segment so far is not only dots (or has more than two).
     const OTHER: u8 = 3;
     let mut dots = 0_u8;
