@@ -10,7 +10,7 @@ use std::time::Duration;
 use futures_util::task::AtomicWaker;
 
 use hyper::server::conn::{http1, http2};
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulConnection;
 use restlight_core::App;
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -19,10 +19,10 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 
 use crate::activity::Activity;
-use crate::limits::TimedIo;
+use crate::limits::{StreamExec, TimedIo};
 use crate::options::ServerOptions;
 use crate::protect::{Counters, Guards, Permit};
-use crate::service::AppService;
+use crate::service::{AppService, H2Pieces};
 use crate::sniff::{sniff, Protocol};
 
 /// Why the connection settings could not be built.
@@ -40,7 +40,7 @@ pub(crate) struct ConnContext {
     tls: Option<crate::tls::Acceptor>,
     app: App,
     h1: http1::Builder,
-    h2: http2::Builder<TokioExecutor>,
+    h2: http2::Builder<StreamExec>,
     header_read_timeout: Duration,
     idle_timeout: Duration,
     body_read_timeout: Duration,
@@ -59,7 +59,9 @@ impl ConnContext {
         let mut h1 = http1::Builder::new();
         h1.keep_alive(true).max_header_size(options.max_header_size).max_headers(options.limits.max_headers);
 
-        let mut h2 = http2::Builder::new(TokioExecutor::new());
+        // Each stream's task is watched for a response the client stops
+        // taking (see `limits/stall.rs`).
+        let mut h2 = http2::Builder::new(StreamExec { write_timeout: options.limits.write_timeout });
         h2.timer(TokioTimer::new())
             .max_concurrent_streams(options.h2_max_concurrent_streams.max(1))
             .max_pending_accept_reset_streams(options.limits.h2_max_pending_accept_reset_streams)
@@ -137,16 +139,18 @@ where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     let activity = Activity::new();
-    let service =
-        AppService::new(ctx.app.clone(), remote, Arc::clone(&activity), ctx.body_read_timeout, ctx.observe.clone());
+    let app = ctx.app.clone();
+    let (timeout, observe) = (ctx.body_read_timeout, ctx.observe.clone());
     let io = TokioIo::new(TimedIo::new(stream, ctx.write_timeout));
     match protocol {
         Protocol::Http1 => {
+            let service = AppService::<()>::new(app, remote, Arc::clone(&activity), timeout, observe);
             let conn = ctx.h1.serve_connection(io, service);
             let limits = Idle { idle: ctx.idle_timeout, head: Some(ctx.header_read_timeout) };
             drive(conn, &activity, limits, drain, remote).await;
         }
         Protocol::H2 => {
+            let service = AppService::<H2Pieces>::new(app, remote, Arc::clone(&activity), timeout, observe);
             let conn = ctx.h2.serve_connection(io, service);
             drive(conn, &activity, Idle { idle: ctx.idle_timeout, head: None }, drain, remote).await;
         }

@@ -69,6 +69,38 @@
 //!   closed (HTTP/1) or sent GOAWAY (HTTP/2); a request body that stops
 //!   arriving for the body read timeout is answered 408; a write that makes
 //!   no progress for the write timeout closes the connection.
+//! - HTTP/2 flow control: a client that stops taking a response without
+//!   stopping the socket (it never opens the stream's window again) does not
+//!   keep it: a stream whose response has a piece waiting for the client,
+//!   none taken for the write timeout, is reset (`RST_STREAM` `CANCEL`) and
+//!   its response dropped; a connection left without streams then ends at
+//!   the idle timeout. A response waiting for the application (a slow
+//!   producer, server-sent events) is not timed. A client that keeps
+//!   opening its window, however slowly, is not cut off: there is no
+//!   minimum rate.
+//!
+//! # Strict requests
+//!
+//! Before the application sees a request, on HTTP/1.1 and HTTP/2 alike, the
+//! server answers 400 (problem details; on HTTP/1 the connection is then
+//! closed) to:
+//!
+//! - more than one `Host` header, or a `Host` value that is not
+//!   `host[:port]` (RFC 9112 §3.2; an HTTP/1.1 request without `Host` is
+//!   answered 400 by the application's routing);
+//! - the asterisk-form target `*` with any method but OPTIONS
+//!   (RFC 9112 §3.2.4); `OPTIONS *` is answered 200 with an `Allow` of every
+//!   method the routes answer;
+//! - a path with a `.` or `..` segment, its dots raw or percent-encoded
+//!   (`%2e`), an encoded slash (`%2F`) or a backslash (`\`, `%5C`) counting
+//!   as a segment boundary: such paths are refused, never normalised, so a
+//!   `..` never reaches a path parameter. Names with dots (`a.txt`,
+//!   `.hidden`, `...`) are served. An encoded slash elsewhere stays inside
+//!   its segment, as the router has always read it. Query and matrix
+//!   parameter values are data, not segments, and are not checked.
+//!
+//! These checks are the server's: `MockClient` drives the application
+//! without them.
 //!
 //! # Protection
 //!
@@ -117,6 +149,7 @@ mod serve;
 mod service;
 mod shutdown;
 mod sniff;
+mod strict;
 #[cfg(feature = "tls")]
 mod tls;
 

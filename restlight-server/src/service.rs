@@ -7,6 +7,7 @@
 use std::convert::Infallible;
 use std::fmt;
 use std::future::Future;
+use std::marker::PhantomData;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -19,24 +20,26 @@ use hyper::body::Incoming;
 use restlight_core::App;
 
 use crate::activity::{Activity, InFlight};
-use crate::limits::TimedBody;
+use crate::limits::{note_body_poll, TimedBody, H2_PIECE};
 use crate::ops::{Counted, Finish, Observe, Pending};
 
 type CoreBody = restlight_core::Body;
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
-/// One connection's service.
+/// One connection's service; `P` is how its response bodies are handed
+/// over: whole on HTTP/1 (`()`), in pieces on HTTP/2 ([`H2Pieces`]).
 #[derive(Debug, Clone)]
-pub(crate) struct AppService {
+pub(crate) struct AppService<P = ()> {
     app: App,
     remote: SocketAddr,
     activity: Arc<Activity>,
     body_read_timeout: Duration,
     /// Metrics and access log, when either is on.
     observe: Option<Arc<Observe>>,
+    _pieces: PhantomData<fn() -> P>,
 }
 
-impl AppService {
+impl<P> AppService<P> {
     pub(crate) fn new(
         app: App,
         remote: SocketAddr,
@@ -44,39 +47,44 @@ impl AppService {
         body_read_timeout: Duration,
         observe: Option<Arc<Observe>>,
     ) -> Self {
-        Self { app, remote, activity, body_read_timeout, observe }
+        Self { app, remote, activity, body_read_timeout, observe, _pieces: PhantomData }
     }
 }
 
-impl hyper::service::Service<http::Request<Incoming>> for AppService {
-    type Response = http::Response<ResponseBody>;
+impl<P: Pieces> hyper::service::Service<http::Request<Incoming>> for AppService<P> {
+    type Response = http::Response<ResponseBody<P>>;
     type Error = Infallible;
-    type Future = Responding;
+    type Future = Responding<P>;
 
     fn call(&self, req: http::Request<Incoming>) -> Self::Future {
         let in_flight = self.activity.begin();
         let pending = self.observe.as_ref().map(|o| o.begin(&req, self.remote));
+        let version = req.version();
+        if let Some(refusal) = crate::strict::check(&req) {
+            let dispatch = Box::pin(std::future::ready(crate::strict::refuse(&req, &self.app, refusal)));
+            return Responding { dispatch, version, pending, in_flight: Some(in_flight), _pieces: PhantomData };
+        }
         let metrics = self.observe.as_ref().and_then(|o| o.metrics().cloned());
         let req = req.map(|body| Counted::new(TimedBody::new(body, self.body_read_timeout), metrics));
-        let version = req.version();
         // The matched route is read only by the metrics and access log.
         let mark = pending.is_some();
         let dispatch = self.app.dispatch_boxed(req, Some(self.remote), mark);
-        Responding { dispatch, version, pending, in_flight: Some(in_flight) }
+        Responding { dispatch, version, pending, in_flight: Some(in_flight), _pieces: PhantomData }
     }
 }
 
 /// The future of one request: the application's (boxed once, by the
 /// application) and what the server adds to its answer.
-pub(crate) struct Responding {
+pub(crate) struct Responding<P> {
     dispatch: BoxFuture<restlight_core::Response>,
     version: http::Version,
     pending: Option<Pending>,
     in_flight: Option<InFlight>,
+    _pieces: PhantomData<fn() -> P>,
 }
 
-impl Future for Responding {
-    type Output = Result<http::Response<ResponseBody>, Infallible>;
+impl<P: Pieces> Future for Responding<P> {
+    type Output = Result<http::Response<ResponseBody<P>>, Infallible>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let mut response = std::task::ready!(self.dispatch.as_mut().poll(cx));
@@ -85,7 +93,12 @@ impl Future for Responding {
         }
         let finish = self.pending.take().map(|p| p.respond(&mut response));
         let in_flight = self.in_flight.take();
-        Poll::Ready(Ok(response.map(|body| ResponseBody { inner: body, finish, _in_flight: in_flight })))
+        Poll::Ready(Ok(response.map(|body| ResponseBody {
+            inner: body,
+            finish,
+            _in_flight: in_flight,
+            rest: P::default(),
+        })))
     }
 }
 
@@ -98,40 +111,114 @@ fn closes_connection(res: &restlight_core::Response, version: http::Version) -> 
         && version < http::Version::HTTP_2
 }
 
+/// How a response body is handed over to hyper.
+pub(crate) trait Pieces: Default + Send + Sync + Unpin + 'static {
+    /// Whether data is cut into pieces and the stream's watcher told about them.
+    const H2: bool;
+    /// What is left of the last piece, if anything.
+    fn take(&mut self) -> Option<Bytes>;
+    /// Keeps what is left of a piece.
+    fn keep(&mut self, rest: Bytes);
+    /// Whether something is left.
+    fn left(&self) -> usize;
+}
+
+/// HTTP/1: data is handed over as the application made it; hyper writes it
+/// to the socket, whose write timeout covers a client that stops reading.
+impl Pieces for () {
+    const H2: bool = false;
+    fn take(&mut self) -> Option<Bytes> {
+        None
+    }
+    fn keep(&mut self, _rest: Bytes) {}
+    fn left(&self) -> usize {
+        0
+    }
+}
+
+/// HTTP/2: data is handed over in pieces of at most [`H2_PIECE`] bytes, and
+/// the stream's watcher is told what was handed over (see
+/// `limits/stall.rs`), for the write timeout of a stream whose client stops
+/// taking its response. Holds what is left of a larger piece.
+#[derive(Debug, Default)]
+pub(crate) struct H2Pieces(Option<Bytes>);
+
+impl Pieces for H2Pieces {
+    const H2: bool = true;
+    fn take(&mut self) -> Option<Bytes> {
+        self.0.take()
+    }
+    fn keep(&mut self, rest: Bytes) {
+        self.0 = Some(rest);
+    }
+    fn left(&self) -> usize {
+        self.0.as_ref().map_or(0, Bytes::len)
+    }
+}
+
 /// The application's response body, keeping its request in flight until it
 /// has been sent or dropped.
-pub(crate) struct ResponseBody {
+pub(crate) struct ResponseBody<P> {
     inner: CoreBody,
     /// Records metrics and the access-log line when dropped.
     finish: Option<Finish>,
     _in_flight: Option<InFlight>,
+    /// What is left of a piece (HTTP/2 only; nothing on HTTP/1).
+    rest: P,
 }
 
-impl fmt::Debug for ResponseBody {
+impl<P> fmt::Debug for ResponseBody<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ResponseBody").field("size_hint", &self.inner.size_hint()).finish_non_exhaustive()
     }
 }
 
-impl Body for ResponseBody {
+impl<P: Pieces> Body for ResponseBody<P> {
     type Data = Bytes;
     type Error = <CoreBody as Body>::Error;
 
     fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
-        let polled = Pin::new(&mut self.inner).poll_frame(cx);
-        if let (Some(finish), Poll::Ready(Some(Ok(frame)))) = (&mut self.finish, &polled) {
-            if let Some(data) = frame.data_ref() {
-                finish.sent(data.len());
+        let mut polled = match self.rest.take() {
+            Some(rest) => Poll::Ready(Some(Ok(Frame::data(rest)))),
+            None => {
+                let polled = Pin::new(&mut self.inner).poll_frame(cx);
+                if let (Some(finish), Poll::Ready(Some(Ok(frame)))) = (&mut self.finish, &polled) {
+                    if let Some(data) = frame.data_ref() {
+                        finish.sent(data.len());
+                    }
+                }
+                polled
             }
+        };
+        if P::H2 {
+            let mut handed = false;
+            if let Poll::Ready(Some(Ok(frame))) = &mut polled {
+                if let Some(data) = frame.data_mut() {
+                    if data.len() > H2_PIECE {
+                        let rest = data.split_off(H2_PIECE);
+                        self.rest.keep(rest);
+                    }
+                    handed = !data.is_empty();
+                }
+            }
+            note_body_poll(handed);
         }
         polled
     }
 
     fn is_end_stream(&self) -> bool {
-        self.inner.is_end_stream()
+        self.rest.left() == 0 && self.inner.is_end_stream()
     }
 
     fn size_hint(&self) -> SizeHint {
-        self.inner.size_hint()
+        let mut hint = self.inner.size_hint();
+        let extra = self.rest.left() as u64;
+        if extra > 0 {
+            if let Some(upper) = hint.upper() {
+                hint.set_upper(upper + extra);
+            }
+            hint.set_lower(hint.lower() + extra);
+        }
+        hint
     }
 }

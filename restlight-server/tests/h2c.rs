@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures_util::StreamExt;
 use restlight_core::get;
 use support::{h2_frame_types, h2c_client, url, with_ping, Raw, H2_EMPTY_SETTINGS, H2_GOAWAY, H2_PREFACE};
 
@@ -123,4 +124,123 @@ async fn graceful_shutdown_lets_open_streams_finish() {
     let response = slow.await.unwrap().unwrap();
     assert_eq!(response.version(), reqwest::Version::HTTP_2);
     assert_eq!(response.text().await.unwrap(), "slow done");
+}
+
+/// An h2c connection whose client never opens a window again: it announces
+/// `window` bytes per stream (h2's default of 64 KiB when `None`) and never
+/// releases what it receives.
+async fn never_reading_client(
+    addr: std::net::SocketAddr,
+    window: Option<u32>,
+) -> h2::client::SendRequest<bytes::Bytes> {
+    let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let mut builder = h2::client::Builder::new();
+    if let Some(window) = window {
+        builder.initial_window_size(window);
+    }
+    let (client, conn) = builder.handshake(tcp).await.unwrap();
+    tokio::spawn(conn);
+    client
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_whose_client_never_reads_is_reset_after_the_write_timeout() {
+    const WRITE_TIMEOUT: Duration = Duration::from_secs(1);
+    const MIB: usize = 1024 * 1024;
+    let one_piece = Arc::new(AtomicBool::new(false));
+    let pieces = Arc::new(AtomicBool::new(false));
+    let (one_piece_flag, pieces_flag) = (Arc::clone(&one_piece), Arc::clone(&pieces));
+    let server = with_ping()
+        .write_timeout(WRITE_TIMEOUT)
+        // 1 MiB handed over as one piece, and as 16 pieces of 64 KiB; each
+        // body sets its flag when it is dropped.
+        .route(get("/one-piece").handle(move |_ctx| {
+            let guard = DropFlag(Arc::clone(&one_piece_flag));
+            async move {
+                let chunks = futures_util::stream::iter([Ok::<_, std::io::Error>(bytes::Bytes::from(vec![7; MIB]))]);
+                restlight_core::Body::from_byte_stream(chunks.map(move |c| {
+                    let _ = &guard;
+                    c
+                }))
+            }
+        }))
+        .route(get("/pieces").handle(move |_ctx| {
+            let guard = DropFlag(Arc::clone(&pieces_flag));
+            async move {
+                let chunks = futures_util::stream::iter(
+                    (0..16).map(|_| Ok::<_, std::io::Error>(bytes::Bytes::from(vec![7; MIB / 16]))),
+                );
+                restlight_core::Body::from_byte_stream(chunks.map(move |c| {
+                    let _ = &guard;
+                    c
+                }))
+            }
+        }))
+        .start()
+        .unwrap();
+
+    let cases = [("/one-piece", &one_piece, Some(0)), ("/one-piece", &one_piece, None), ("/pieces", &pieces, Some(0))];
+    for (path, dropped, window) in cases {
+        dropped.store(false, Ordering::SeqCst);
+        let mut client = never_reading_client(server.local_addr(), window).await;
+        let request = http::Request::get(format!("http://localhost{path}")).body(()).unwrap();
+        let (response, _) = client.send_request(request, true).unwrap();
+        let response = response.await.unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+        let start = std::time::Instant::now();
+        let mut body = response.into_body();
+        let mut received = 0;
+        // Generous: a reset is expected one write timeout after the client's
+        // window ran out; a busy machine may take longer.
+        let reset = loop {
+            match tokio::time::timeout(Duration::from_secs(15), body.data()).await {
+                Ok(Some(Ok(data))) => received += data.len(),
+                Ok(Some(Err(err))) => break err,
+                other => {
+                    panic!("{path}, window {window:?}: expected a reset, got {other:?} after {:?}", start.elapsed())
+                }
+            }
+        };
+        let elapsed = start.elapsed();
+        assert_eq!(reset.reason(), Some(h2::Reason::CANCEL), "{path}, window {window:?}: {reset}");
+        assert!(received < MIB / 2, "{path}, window {window:?}: {received} bytes received past the window");
+        assert!(elapsed >= WRITE_TIMEOUT / 2, "{path}: reset after {elapsed:?}, before the write timeout");
+        for _ in 0..300 {
+            if dropped.load(Ordering::SeqCst) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert!(dropped.load(Ordering::SeqCst), "{path}, window {window:?}: the response body was not released");
+    }
+
+    // Others are served right after.
+    let ping = h2c_client().get(url(server.local_addr(), "/ping")).send().await.unwrap();
+    assert_eq!(ping.text().await.unwrap(), "pong");
+    server.shutdown_async().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_response_waiting_for_the_application_is_not_a_stalled_stream() {
+    // The body pauses longer than the write timeout between its pieces; the
+    // client reads everything: no reset.
+    let server = with_ping()
+        .write_timeout(Duration::from_millis(300))
+        .route(get("/slow-producer").handle(|_ctx| async {
+            let chunks = futures_util::stream::iter(0..3).then(|i| async move {
+                if i > 0 {
+                    tokio::time::sleep(Duration::from_millis(900)).await;
+                }
+                Ok::<_, std::io::Error>(bytes::Bytes::from(vec![b'a' + i; 100 * 1024]))
+            });
+            restlight_core::Body::from_byte_stream(chunks)
+        }))
+        .start()
+        .unwrap();
+    let response = h2c_client().get(url(server.local_addr(), "/slow-producer")).send().await.unwrap();
+    assert_eq!(response.version(), reqwest::Version::HTTP_2);
+    let body = response.bytes().await.unwrap();
+    assert_eq!(body.len(), 300 * 1024);
+    assert!(body[..100 * 1024].iter().all(|&b| b == b'a') && body[200 * 1024..].iter().all(|&b| b == b'c'));
+    server.shutdown_async().await;
 }

@@ -1,18 +1,20 @@
 //! Protocol limits beyond what [`ServerOptions`](crate::options::ServerOptions)
 //! always had: header counts, HTTP/2 flow control and keep-alive pings, the
 //! reset-stream bounds, and the two timeouts hyper lacks (reading a request
-//! body, writing to a client).
+//! body, writing to a client, on the socket and per HTTP/2 stream).
 //!
 //! The setters live on [`Restlight`](crate::Restlight), in `setters.rs`.
 
 mod body;
 mod io;
 mod setters;
+mod stall;
 
 use std::time::Duration;
 
 pub(crate) use body::TimedBody;
 pub(crate) use io::TimedIo;
+pub(crate) use stall::{note_body_poll, StreamExec, H2_PIECE};
 
 pub(crate) const DEFAULT_MAX_HEADERS: usize = 100;
 pub(crate) const DEFAULT_H2_STREAM_WINDOW: u32 = 1024 * 1024;

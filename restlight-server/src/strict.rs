@@ -1,0 +1,322 @@
+//! Checks a request must pass as it comes off the connection, before the
+//! application sees it; HTTP/1.1 and HTTP/2 alike.
+//!
+//! - **`Host`**: more than one `Host` field, or a value that is not
+//!   `host[:port]` (a registered name, an IPv4 address or a bracketed IP
+//!   literal; empty is allowed), is answered 400.
+//! - **Asterisk-form** (`*` as the request target) is only for `OPTIONS`:
+//!   `OPTIONS *` is answered 200 with an `Allow` listing every method the
+//!   application's routes answer (HEAD with GET, and OPTIONS), anything else
+//!   with `*` is answered 400.
+//! - **Dot segments**: a path with a segment that is `.` or `..`, also when
+//!   its dots are percent-encoded (`%2e`, `%2E`) and counting an encoded
+//!   slash (`%2F`) or a backslash (raw or `%5C`) as a segment boundary, is
+//!   answered 400 naming the path. Such a path is never normalised: it is
+//!   refused, so what a route matches is always what the client sent, and
+//!   a `..` never reaches a path parameter. A `;matrix` part and the query
+//!   are not path segments and are not checked.
+//!
+//! The rejections are problem details; on HTTP/1 they also close the
+//! connection. A request that passes costs one header lookup, a scan of
+//! the `Host` value and one pass over the path, without allocating.
+//!
+//! The checks belong to the server: `MockClient` drives the application
+//! directly and does not apply them.
+
+use http::header::{HeaderValue, ALLOW, CONNECTION, CONTENT_LENGTH, HOST};
+use http::{Method, Request, StatusCode, Version};
+use restlight_core::{App, HttpError, IntoResponse, Response};
+
+/// Why a request is refused before the application sees it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Refusal {
+    TwoHosts,
+    BadHost,
+    /// The asterisk-form target: answered 200 for OPTIONS, else 400.
+    Asterisk,
+    DotSegment,
+}
+
+/// Whether the request must not reach the application: the plain path of
+/// every request, a few comparisons and no allocation.
+#[inline]
+pub(crate) fn check<B>(req: &Request<B>) -> Option<Refusal> {
+    let mut hosts = req.headers().get_all(HOST).iter();
+    if let Some(host) = hosts.next() {
+        if hosts.next().is_some() {
+            return Some(Refusal::TwoHosts);
+        }
+        if !is_valid_host(host.as_bytes()) {
+            return Some(Refusal::BadHost);
+        }
+    }
+    let path = req.uri().path().as_bytes();
+    match path.first() {
+        Some(b'/') if has_dot_segment(path) => Some(Refusal::DotSegment),
+        Some(b'/') => None,
+        Some(b'*') if path.len() == 1 => Some(Refusal::Asterisk),
+        // Authority-form (CONNECT): left to the application.
+        _ => None,
+    }
+}
+
+/// The answer to a request [`check`] refused.
+#[cold]
+#[inline(never)]
+pub(crate) fn refuse<B>(req: &Request<B>, app: &App, refusal: Refusal) -> Response {
+    match refusal {
+        Refusal::TwoHosts => reject(req, HttpError::bad_request("the request has more than one Host header")),
+        Refusal::BadHost => reject(req, HttpError::bad_request("the Host header is not a valid host[:port]")),
+        Refusal::Asterisk => asterisk(req, app),
+        Refusal::DotSegment => {
+            let path = req.uri().path();
+            let detail = format!("the path `{path}` has a `.` or `..` segment");
+            reject(req, HttpError::bad_request(detail).with("path", path))
+        }
+    }
+}
+
+/// The problem-details answer to a refused request; on HTTP/1 it closes
+/// the connection, whose next bytes cannot be trusted either.
+fn reject<B>(req: &Request<B>, error: HttpError) -> Response {
+    tracing::debug!(method = %req.method(), error = %error, "request refused before routing");
+    let mut res = error.into_response();
+    if req.version() < Version::HTTP_2 {
+        res.headers_mut().insert(CONNECTION, HeaderValue::from_static("close"));
+    }
+    res
+}
+
+/// `OPTIONS *`, or 400 for another method with the asterisk-form.
+fn asterisk<B>(req: &Request<B>, app: &App) -> Response {
+    if req.method() != Method::OPTIONS {
+        let detail = format!("the request target `*` is only for OPTIONS, not {}", req.method());
+        return reject(req, HttpError::bad_request(detail).with("path", "*"));
+    }
+    let mut methods: Vec<Method> = Vec::new();
+    for route in app.routes().iter() {
+        if let Ok(method) = Method::from_bytes(route.method.as_bytes()) {
+            if !methods.contains(&method) {
+                methods.push(method);
+            }
+        }
+    }
+    if methods.contains(&Method::GET) && !methods.contains(&Method::HEAD) {
+        methods.push(Method::HEAD);
+    }
+    if !methods.contains(&Method::OPTIONS) {
+        methods.push(Method::OPTIONS);
+    }
+    methods.sort_by(|a, b| (rank(a), a.as_str()).cmp(&(rank(b), b.as_str())));
+    let allow = methods.iter().map(Method::as_str).collect::<Vec<_>>().join(", ");
+    let mut res = StatusCode::OK.into_response();
+    if let Ok(allow) = HeaderValue::from_str(&allow) {
+        res.headers_mut().insert(ALLOW, allow);
+    }
+    res.headers_mut().insert(CONTENT_LENGTH, HeaderValue::from_static("0"));
+    res
+}
+
+/// Standard methods in their usual order, then the others by name.
+fn rank(method: &Method) -> usize {
+    const ORDER: [Method; 7] =
+        [Method::GET, Method::HEAD, Method::POST, Method::PUT, Method::PATCH, Method::DELETE, Method::OPTIONS];
+    ORDER.iter().position(|m| m == method).unwrap_or(ORDER.len())
+}
+
+/// Whether a `Host` value is `uri-host [":" port]` (RFC 9110 §7.2), empty
+/// included. The common forms (a name or an IPv4 address, and a port) take
+/// one pass; escapes and IP literals go to [`is_valid_host_slow`].
+#[inline]
+fn is_valid_host(value: &[u8]) -> bool {
+    let name = value.iter().position(|&b| !PLAIN_NAME[usize::from(b)]).unwrap_or(value.len());
+    match value.get(name) {
+        None => true,
+        Some(b':') => value[name + 1..].iter().all(u8::is_ascii_digit),
+        Some(_) => is_valid_host_slow(value),
+    }
+}
+
+/// Bytes of a registered name without escapes: RFC 3986's unreserved and
+/// sub-delims.
+const PLAIN_NAME: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric()
+            || matches!(c, b'-' | b'.' | b'_' | b'~')
+            || matches!(c, b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'=');
+        b += 1;
+    }
+    table
+};
+
+/// [`is_valid_host`] for values with `%` escapes or an IP literal (or
+/// invalid ones).
+#[cold]
+#[inline(never)]
+fn is_valid_host_slow(value: &[u8]) -> bool {
+    let port = if let Some(literal) = value.strip_prefix(b"[") {
+        // IPv6 or IPvFuture, leniently: the characters they may use.
+        let Some(end) = literal.iter().position(|&b| b == b']') else { return false };
+        if end == 0 || !literal[..end].iter().all(|&b| PLAIN_NAME[usize::from(b)] || b == b':' || b == b'%') {
+            return false;
+        }
+        &literal[end + 1..]
+    } else {
+        let end = value.iter().position(|&b| b == b':').unwrap_or(value.len());
+        let name = &value[..end];
+        let mut i = 0;
+        while i < name.len() {
+            if name[i] == b'%' {
+                if !(name.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+                    && name.get(i + 2).is_some_and(u8::is_ascii_hexdigit))
+                {
+                    return false;
+                }
+                i += 3;
+            } else if PLAIN_NAME[usize::from(name[i])] {
+                i += 1;
+            } else {
+                return false;
+            }
+        }
+        &value[end..]
+    };
+    match port.split_first() {
+        None => true,
+        Some((b':', digits)) => digits.iter().all(u8::is_ascii_digit),
+        Some(_) => false,
+    }
+}
+
+/// Whether a segment of `path` is `.` or `..`: a path without `.` and `%`
+/// has none, found in one pass without branching on each byte.
+#[inline]
+fn has_dot_segment(path: &[u8]) -> bool {
+    let dotted = path.iter().fold(false, |seen, &b| seen | (b == b'.') | (b == b'%'));
+    dotted && has_dot_segment_slow(path)
+}
+
+/// Whether a segment of `path` is `.` or `..`, reading `%2E` as a dot and
+/// `/`, `\`, `%2F` and `%5C` as boundaries; a segment's `;matrix` part is
+/// not part of its name. One pass, no allocation.
+#[cold]
+#[inline(never)]
+fn has_dot_segment_slow(path: &[u8]) -> bool {
+    /// The segment so far is not only dots (or has more than two).
+    const OTHER: u8 = 3;
+    let mut dots = 0_u8;
+    let mut i = 0;
+    while i < path.len() {
+        let (unit, len) = match path[i] {
+            b'%' => match (path.get(i + 1).and_then(|&h| hex(h)), path.get(i + 2).and_then(|&h| hex(h))) {
+                (Some(hi), Some(lo)) => (hi << 4 | lo, 3),
+                _ => (b'%', 1),
+            },
+            b => (b, 1),
+        };
+        match unit {
+            b'/' | b'\\' => {
+                if dots == 1 || dots == 2 {
+                    return true;
+                }
+                dots = 0;
+            }
+            b'.' if dots < OTHER => dots += 1,
+            b';' => {
+                if dots == 1 || dots == 2 {
+                    return true;
+                }
+                dots = OTHER;
+            }
+            _ => dots = OTHER,
+        }
+        i += len;
+    }
+    dots == 1 || dots == 2
+}
+
+fn hex(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{has_dot_segment, is_valid_host};
+
+    #[test]
+    fn dot_segments_are_found_raw_and_encoded() {
+        for path in [
+            "/..",
+            "/.",
+            "/files/../../etc/passwd",
+            "/files/./a",
+            "/files/%2e%2e/etc",
+            "/files/%2E%2E/etc",
+            "/files/.%2e/etc",
+            "/files/%2e./etc",
+            "/files/..%2Fetc",
+            "/files/..%2fetc",
+            "/files/a%2F..%2Fb",
+            "/files/..%5Cetc",
+            "/files/..\\etc",
+            "/files/..;x=1/etc",
+            "/files/..",
+            "/files/../",
+        ] {
+            assert!(has_dot_segment(path.as_bytes()), "{path}");
+        }
+    }
+
+    #[test]
+    fn names_with_dots_pass() {
+        for path in [
+            "/",
+            "/hello",
+            "/files/a.txt",
+            "/files/...",
+            "/files/..a",
+            "/files/a..",
+            "/files/.hidden",
+            "/files/%2e%2e%2e",
+            "/files/%252e%252e/x",
+            "/files/a;v=..",
+            "/files/%zz",
+            "/files/%2",
+            "/v1.2/x",
+        ] {
+            assert!(!has_dot_segment(path.as_bytes()), "{path}");
+        }
+    }
+
+    #[test]
+    fn hosts() {
+        for ok in ["", "localhost", "localhost:8080", "127.0.0.1:80", "[::1]", "[::1]:443", "a-b.example.com", "x%41y"]
+        {
+            assert!(is_valid_host(ok.as_bytes()), "{ok}");
+        }
+        for bad in [
+            "a b",
+            "a/b",
+            "user@host",
+            "host:8o",
+            "host:80:80",
+            "[::1",
+            "[]",
+            "[::1]x",
+            "h%4",
+            "h%zz",
+            "host?",
+            "h\u{e9}",
+        ] {
+            assert!(!is_valid_host(bad.as_bytes()), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,190 @@
+//! Requests refused before they reach the application: more than one or an
+//! invalid `Host`, the asterisk-form target outside OPTIONS, and paths with
+//! `.` or `..` segments (raw or percent-encoded), over raw HTTP/1.1 sockets
+//! and a raw HTTP/2 client.
+
+mod support;
+
+use std::net::SocketAddr;
+
+use restlight_core::{get, post, RequestContext};
+use support::{get_request, json, restlight, Raw, RawResponse};
+
+fn server() -> restlight_server::ServerHandle {
+    restlight()
+        .route(get("/ping").handle(|_ctx| async { "pong" }))
+        .route(post("/ping").handle(|_ctx| async { "posted" }))
+        .route(get("/files/{path: .*}").handle(|ctx: RequestContext| async move {
+            format!("file {}", ctx.path_param("path").unwrap_or_default())
+        }))
+        .start()
+        .unwrap()
+}
+
+fn exchange(addr: SocketAddr, request: &str) -> RawResponse {
+    let mut raw = Raw::connect(addr);
+    raw.send(request);
+    raw.response()
+}
+
+/// A 400 answered as problem details, closing the HTTP/1 connection.
+fn assert_refused(res: &RawResponse, what: &str) -> serde_json::Value {
+    assert_eq!(res.status, 400, "{what}: {}", res.text());
+    assert_eq!(res.header("content-type"), Some("application/problem+json"), "{what}");
+    assert_eq!(res.header("connection"), Some("close"), "{what}");
+    let problem = json(res);
+    assert_eq!(problem["status"], 400, "{what}");
+    problem
+}
+
+#[test]
+fn two_host_headers_are_400() {
+    let server = server();
+    for request in [
+        "GET /ping HTTP/1.1\r\nHost: localhost\r\nHost: example.com\r\n\r\n",
+        "GET /ping HTTP/1.1\r\nHost: localhost\r\nHost: localhost\r\n\r\n",
+        "GET /ping HTTP/1.1\r\nHost: localhost\r\nAccept: */*\r\nhost: localhost\r\n\r\n",
+        "GET /ping HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n",
+    ] {
+        let problem = assert_refused(&exchange(server.local_addr(), request), request);
+        assert!(problem["detail"].as_str().unwrap().contains("more than one Host"), "{problem}");
+    }
+    server.shutdown();
+}
+
+#[test]
+fn an_invalid_host_value_is_400() {
+    let server = server();
+    for host in ["user@evil.example", "a/b", "a b", "host:80x", "[::1", "example.com:80:80", "h%zz"] {
+        let request = format!("GET /ping HTTP/1.1\r\nHost: {host}\r\n\r\n");
+        let problem = assert_refused(&exchange(server.local_addr(), &request), host);
+        assert!(problem["detail"].as_str().unwrap().contains("Host"), "{problem}");
+    }
+    server.shutdown();
+}
+
+#[test]
+fn valid_hosts_and_http10_without_host_are_served() {
+    let server = server();
+    for host in ["localhost", "localhost:8080", "127.0.0.1:80", "[::1]:443", "a-b.example.com", ""] {
+        let request = format!("GET /ping HTTP/1.1\r\nHost: {host}\r\n\r\n");
+        let res = exchange(server.local_addr(), &request);
+        assert_eq!((res.status, res.text().as_str()), (200, "pong"), "Host: {host}");
+    }
+    let res = exchange(server.local_addr(), "GET /ping HTTP/1.0\r\n\r\n");
+    assert_eq!(res.status, 200);
+    server.shutdown();
+}
+
+#[test]
+fn asterisk_form_is_400_unless_options() {
+    let server = server();
+    for method in ["GET", "POST", "DELETE", "PUT"] {
+        let request = format!("{method} * HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n");
+        let mut raw = Raw::connect(server.local_addr());
+        raw.send(&request);
+        let res = raw.response();
+        assert_eq!(res.status, 400, "{method} *");
+        assert_eq!(res.header("connection"), Some("close"), "{method} *");
+        assert!(json(&res)["detail"].as_str().unwrap().contains("only for OPTIONS"), "{}", res.text());
+    }
+    server.shutdown();
+}
+
+#[test]
+fn options_asterisk_is_200_with_the_servers_methods() {
+    let server = server();
+    let mut raw = Raw::connect(server.local_addr());
+    raw.send("OPTIONS * HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    let res = raw.response();
+    assert_eq!(res.status, 200);
+    assert_eq!(res.header("allow"), Some("GET, HEAD, POST, OPTIONS"));
+    assert_eq!(res.header("content-length"), Some("0"));
+    assert!(res.body.is_empty());
+    // The connection stays usable.
+    raw.send(get_request("/ping"));
+    assert_eq!(raw.response().text(), "pong");
+    server.shutdown();
+}
+
+/// Paths whose segments include `.` or `..`, raw or encoded.
+const DOT_PATHS: &[&str] = &[
+    "/files/../../etc/passwd",
+    "/files/a/../b",
+    "/files/./a",
+    "/files/%2e%2e/%2e%2e/etc/passwd",
+    "/files/%2E%2E/etc/passwd",
+    "/files/.%2e/etc/passwd",
+    "/files/%2e./etc/passwd",
+    "/files/..%2Fetc%2Fpasswd",
+    "/files/a%2F..%2F..%2Fetc",
+    "/files/..%5Cwindows",
+    "/files/..;v=1/etc",
+    "/files/a/..",
+    "/files/%2e",
+    "/ping/..",
+];
+
+/// Paths with dots that are not dot segments: served.
+const DOTTED_NAMES: &[(&str, &str)] = &[
+    ("/files/a.txt", "a.txt"),
+    ("/files/.hidden/x", ".hidden/x"),
+    ("/files/.../x", ".../x"),
+    ("/files/a..b", "a..b"),
+    ("/files/v1.2/..x", "v1.2/..x"),
+];
+
+#[test]
+fn dot_segments_are_400_over_http1() {
+    let server = server();
+    for path in DOT_PATHS {
+        let res = exchange(server.local_addr(), &get_request(path));
+        let problem = assert_refused(&res, path);
+        assert_eq!(problem["path"], *path);
+        assert!(problem["detail"].as_str().unwrap().contains(path), "{problem}");
+    }
+    // A raw backslash is refused too (by hyper or by the rule).
+    let res = exchange(server.local_addr(), "GET /files/..\\etc HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    assert_eq!(res.status, 400);
+    for (path, param) in DOTTED_NAMES {
+        let res = exchange(server.local_addr(), &get_request(path));
+        assert_eq!((res.status, res.text()), (200, format!("file {param}")), "{path}");
+    }
+    server.shutdown();
+}
+
+/// `GET path` over a fresh h2c connection with the `h2` crate, which sends
+/// the path exactly as given: the status and the body.
+async fn h2_get(addr: SocketAddr, path: &str) -> (u16, Vec<u8>) {
+    let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let (mut client, conn) = h2::client::handshake(tcp).await.unwrap();
+    tokio::spawn(conn);
+    let request = http::Request::get(format!("http://localhost{path}")).body(()).unwrap();
+    let (response, _) = client.send_request(request, true).unwrap();
+    let response = response.await.unwrap();
+    let status = response.status().as_u16();
+    let mut body = response.into_body();
+    let mut bytes = Vec::new();
+    while let Some(chunk) = body.data().await {
+        let chunk = chunk.unwrap();
+        body.flow_control().release_capacity(chunk.len()).unwrap();
+        bytes.extend_from_slice(&chunk);
+    }
+    (status, bytes)
+}
+
+#[tokio::test]
+async fn dot_segments_are_400_over_h2c() {
+    let server = server();
+    for path in DOT_PATHS {
+        let (status, body) = h2_get(server.local_addr(), path).await;
+        assert_eq!(status, 400, "{path}: {}", String::from_utf8_lossy(&body));
+        let problem: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(problem["path"], *path);
+    }
+    for (path, param) in DOTTED_NAMES {
+        let (status, body) = h2_get(server.local_addr(), path).await;
+        assert_eq!((status, String::from_utf8_lossy(&body).into_owned()), (200, format!("file {param}")), "{path}");
+    }
+    server.shutdown_async().await;
+}
