@@ -54,7 +54,7 @@ bin="$CARGO_TARGET_DIR/debug/svc-default"
 probes=$(sed -n 's/^ *path: \(\/.*\)$/\1/p' k8s/deployment.yaml)
 [ "$(echo "$probes" | wc -l)" -eq 2 ] || { echo "expected two probe paths in k8s/deployment.yaml, found: $probes"; exit 1; }
 
-# `cargo restlight routes` runs the service with `--routes`.
+# `cargo restlight routes` runs the service with RESTLIGHT_PRINT_ROUTES=1: it prints its route table instead of serving.
 routes=$("$tool" restlight routes)
 for path in $probes /users /actuator/metrics; do
     grep -q "^GET  *$path " <<<"$routes" || { echo "--routes does not list GET $path:"; echo "$routes"; exit 1; }

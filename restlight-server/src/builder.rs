@@ -442,11 +442,24 @@ impl Restlight {
     /// so it also works (but blocks a worker) when called inside an async
     /// runtime; there, prefer [`start`](Self::start).
     ///
+    /// With the environment variable `RESTLIGHT_PRINT_ROUTES` set (to
+    /// anything but `0` or `false`) it serves nothing: it compiles the
+    /// application, prints its route table ([`Routes`]'s `Display`: method,
+    /// path, produces, consumes, executor, source location) to stdout and
+    /// returns. `cargo restlight routes` runs a service this way.
+    ///
+    /// [`Routes`]: restlight_core::Routes
+    ///
     /// # Errors
     /// [`restlight_core::Error::Startup`] when the application does not
     /// compile, [`restlight_core::Error::Io`] when the runtimes cannot be
     /// built or the address cannot be bound.
     pub fn run(self) -> Result<()> {
+        if print_routes_requested(std::env::var("RESTLIGHT_PRINT_ROUTES").ok().as_deref()) {
+            let app = self.build()?;
+            print!("{}", app.routes());
+            return Ok(());
+        }
         launch(self, Signals::Handle)?.wait();
         Ok(())
     }
@@ -483,4 +496,25 @@ impl Restlight {
 /// `InvalidInput`, with the [`ConfigError`] inside (`get_ref`/`downcast`).
 pub(crate) fn config_error(err: ConfigError) -> restlight_core::Error {
     restlight_core::Error::Io(std::io::Error::new(std::io::ErrorKind::InvalidInput, err))
+}
+
+/// Whether `RESTLIGHT_PRINT_ROUTES` asks [`Restlight::run`] for the route
+/// table instead of serving.
+fn print_routes_requested(value: Option<&str>) -> bool {
+    value.is_some_and(|v| !matches!(v.trim().to_ascii_lowercase().as_str(), "" | "0" | "false"))
+}
+
+#[cfg(test)]
+mod print_routes_tests {
+    use super::print_routes_requested;
+
+    #[test]
+    fn the_variable_asks_for_the_table_unless_it_says_no() {
+        for (value, asked) in [(None, false), (Some(""), false), (Some("0"), false), (Some("False"), false)] {
+            assert_eq!(print_routes_requested(value), asked, "{value:?}");
+        }
+        for value in ["1", "true", "yes"] {
+            assert!(print_routes_requested(Some(value)), "{value}");
+        }
+    }
 }

@@ -75,6 +75,18 @@ impl Routes {
     }
 
     /// The route declared with this method and path template, as written.
+    ///
+    /// `Routes` also displays as the route table (`println!("{routes}")`):
+    ///
+    /// ```
+    /// use restlight_core::{get, AppBuilder};
+    ///
+    /// let app = AppBuilder::new().route(get("/ping").produces("text/plain").handle(|_| async { "pong" })).build().unwrap();
+    /// let table = app.routes().to_string();
+    /// let mut lines = table.lines();
+    /// assert!(lines.next().unwrap().starts_with("METHOD  PATH   PRODUCES    CONSUMES  EXECUTOR  SOURCE"));
+    /// assert!(lines.next().unwrap().starts_with("GET     /ping  text/plain  -         io        "));
+    /// ```
     #[must_use]
     pub fn get(&self, method: &str, path: &str) -> Option<&RouteInfo> {
         self.iter().find(|r| r.method == method && r.path == path)
@@ -117,6 +129,47 @@ impl DoubleEndedIterator for RoutesIter<'_> {
 impl fmt::Debug for RoutesIter<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("RoutesIter").field("remaining", &self.0.len()).finish()
+    }
+}
+
+impl fmt::Display for Routes {
+    /// The route table, one aligned row per route: method, path template,
+    /// produces, consumes (`-` when not declared), executor and source
+    /// location, under a header row.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let media = |list: &[String]| if list.is_empty() { "-".to_owned() } else { list.join(", ") };
+        let header = ["METHOD", "PATH", "PRODUCES", "CONSUMES", "EXECUTOR", "SOURCE"].map(str::to_owned);
+        let rows: Vec<[String; 6]> = self
+            .iter()
+            .map(|r| {
+                [
+                    r.method.clone(),
+                    r.path.clone(),
+                    media(&r.produces),
+                    media(&r.consumes),
+                    r.scheduler.clone(),
+                    r.location.clone(),
+                ]
+            })
+            .collect();
+        let mut widths = header.clone().map(|h| h.len());
+        for row in &rows {
+            for (width, cell) in widths.iter_mut().zip(row) {
+                *width = (*width).max(cell.chars().count());
+            }
+        }
+        for row in std::iter::once(&header).chain(&rows) {
+            let mut line = String::new();
+            for (i, (cell, width)) in row.iter().zip(widths).enumerate() {
+                if i + 1 == row.len() {
+                    line.push_str(cell);
+                } else {
+                    line.push_str(&format!("{cell:width$}  "));
+                }
+            }
+            writeln!(f, "{}", line.trim_end())?;
+        }
+        Ok(())
     }
 }
 

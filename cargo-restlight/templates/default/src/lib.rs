@@ -2,10 +2,9 @@
 
 pub mod users;
 
-use std::fmt::Write as _;
 use std::sync::Arc;
 
-use restlight::{Actuator, App, Endpoint, Restlight};
+use restlight::{Actuator, Endpoint, Restlight};
 
 use crate::users::{InMemoryUserRepository, Users};
 
@@ -33,51 +32,4 @@ pub fn app_with(users: Users) -> Restlight {
                 .expose(&[Endpoint::Health, Endpoint::Info, Endpoint::Metrics])
                 .info(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
         )
-}
-
-/// The route table, one route a line: method, path, produces, consumes,
-/// executor and where the route is declared.
-pub fn route_table(app: &App) -> String {
-    let rows: Vec<[String; 6]> = app
-        .routes()
-        .iter()
-        .map(|r| {
-            [
-                r.method.clone(),
-                r.path.clone(),
-                media(&r.produces),
-                media(&r.consumes),
-                r.scheduler.clone(),
-                r.location.clone(),
-            ]
-        })
-        .collect();
-    let header = [
-        "METHOD", "PATH", "PRODUCES", "CONSUMES", "EXECUTOR", "SOURCE",
-    ];
-    let header = header.map(str::to_owned);
-    let mut widths = header.clone().map(|h| h.len());
-    for row in &rows {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.len());
-        }
-    }
-    let mut out = String::new();
-    for row in std::iter::once(&header).chain(&rows) {
-        let mut line = String::new();
-        for (cell, width) in row.iter().zip(widths) {
-            let _ = write!(line, "{cell:width$}  ");
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
-}
-
-fn media(types: &[String]) -> String {
-    if types.is_empty() {
-        "-".to_owned()
-    } else {
-        types.join(",")
-    }
 }

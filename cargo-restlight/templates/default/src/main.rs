@@ -1,7 +1,7 @@
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-use {{crate_name}}::{app, route_table, CONFIG_FILE};
+use {{crate_name}}::{app, CONFIG_FILE};
 
 fn main() -> ExitCode {
     // Log lines (startup, shutdown) go to stderr; `RUST_LOG=debug` shows more.
@@ -24,8 +24,9 @@ fn main() -> ExitCode {
 fn serve(args: Vec<String>) -> Result<(), Box<dyn std::error::Error>> {
     let service = app().config_file(CONFIG_FILE)?;
     match args.first().map(String::as_str) {
-        // Prints what the service answers, without serving.
-        Some("--routes") => print!("{}", route_table(&service.build()?)),
+        // Prints what the service answers (method, path, media types,
+        // executor, source), without serving.
+        Some("--routes") => print!("{}", service.build()?.routes()),
         // Serves until SIGTERM or Ctrl-C, then drains: readiness answers 503,
         // requests in flight get `shutdown_timeout_ms` to finish.
         None => service.run()?,

@@ -4,7 +4,6 @@ use restlight::test::MockClient;
 use serde_json::{json, Value};
 
 use {{crate_name}}::app;
-use {{crate_name}}::route_table;
 use {{crate_name}}::users::User;
 
 fn client() -> MockClient {
@@ -104,7 +103,8 @@ fn the_configuration_file_is_valid() {
 
 #[test]
 fn the_route_table_lists_each_route_with_its_source() {
-    let table = route_table(&app().ignore_env().build().expect("the service starts"));
+    let app = app().ignore_env().build().expect("the service starts");
+    let table = app.routes().to_string();
     let routes = [
         ("GET", "/users"),
         ("POST", "/users"),
