@@ -58,7 +58,7 @@
 //! | `#[serializer("msgpack")]` | impl block or method | the codec (format name or media type) for the entity and the response, over Content-Type and `Accept` |
 //! | `#[request_serializer("..")]` `#[response_serializer("..")]` | impl block, method (request: also the entity) | the codec for one side |
 //! | `#[compress(false)]` | impl block or method | never compress this route's responses |
-//! | `#[path_param]` `#[query_param]` `#[header_param]` `#[cookie_param]` `#[matrix_param]` `#[form_param]` | parameter | where the value is read from; the name defaults to the identifier (for a header with `-` for `_`) |
+//! | `#[path_param]` `#[query_param]` `#[header_param]` `#[cookie_param]` `#[matrix_param]` `#[form_param]` | parameter | where the value is read from; the name defaults to the identifier (for a header with `-` for `_`); `#[matrix_param]` reads the path's last segment, as JAX-RS does; a `#[path_param]` of type [`PathSegment`] (or `Vec<PathSegment>`) is the segment its variable matched, with that segment's matrix parameters |
 //! | `#[default_value("..")]` | parameter | used when the value is absent |
 //! | `#[bean_param]` | parameter | a struct with `#[derive(BeanParam)]` whose fields carry the source attributes above: several values read as one; its `#[path_param]` fields are checked against the template at startup |
 //! | `#[context]` | parameter | the request (`&RequestContext`, `&HeaderMap`, `&Uri`, `&Method`) or a bean registered with `.bean(..)` |
@@ -200,7 +200,7 @@ pub use restlight_core::{delete, get, head, options, patch, post, put, route};
 pub use restlight_core::{filter, intercept, layer, mapper};
 pub use restlight_core::{AppliedChange, MatchedRoute, RouteChange, Routes, RoutesIter};
 pub use restlight_core::{BodyStream, BodyTimeout, Event, Sse};
-pub use restlight_core::{ExceptionMapper, Failure, Fallible, RequestHead};
+pub use restlight_core::{ExceptionMapper, Failure, Fallible, PathSegment, RequestHead};
 pub use restlight_core::{Field, Multipart, MultipartLimits, SpooledFile};
 pub use restlight_macros::BeanParam;
 pub use restlight_macros::{

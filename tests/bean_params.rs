@@ -84,7 +84,7 @@ fn client() -> MockClient {
 async fn fields_come_from_every_source() {
     let c = client();
     let res = c
-        .get("/shops/north;color=red/items?from=40&tag=a&tag=b&extra=x")
+        .get("/shops/north/items;color=red?from=40&tag=a&tag=b&extra=x")
         .header("X-Tenant", "acme")
         .cookie("session", "s1")
         .send()

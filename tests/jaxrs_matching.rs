@@ -4,6 +4,7 @@
 mod support;
 
 use restlight::prelude::*;
+use restlight::PathSegment;
 use support::Transport;
 
 /// One method per representation, as JAX-RS resources are written.
@@ -188,4 +189,64 @@ async fn strict_matching_picks_the_template_before_the_method() {
     method_selection(Transport::mock(app().strict_matching(true)), true).await;
     method_selection(Transport::http1(app().strict_matching(true)), true).await;
     method_selection(Transport::h2c(app().strict_matching(true)), true).await;
+}
+
+/// Matrix parameters by segment, and `PathSegment`.
+#[derive(Default)]
+struct Segments;
+
+#[restlight::path("/mp")]
+impl Segments {
+    #[get]
+    #[path("/resource/sub")]
+    async fn sub(&self, #[matrix_param] x: Option<String>, #[context] ctx: &RequestContext) -> String {
+        let first = ctx.matrix().iter().map(|(seg, n, v)| format!("{seg}:{n}={v}")).collect::<Vec<_>>();
+        format!("x={} all=[{}]", x.as_deref().unwrap_or("-"), first.join(","))
+    }
+
+    #[get]
+    #[path("/cars/{make}/v{year}")]
+    async fn car(&self, #[path_param] make: PathSegment, #[path_param] year: PathSegment) -> String {
+        let colors: Vec<String> = make.matrix_params().map(|(n, v)| format!("{n}={v}")).collect();
+        format!("{} [{}] {} [{}]", make.path(), colors.join(","), year.path(), year.matrix_param("trim").unwrap_or("-"))
+    }
+
+    #[get]
+    #[path("/files/{path: .+}")]
+    async fn files(&self, #[path_param] path: Vec<PathSegment>) -> String {
+        let parts: Vec<String> = path
+            .iter()
+            .map(|s| format!("{}{}", s.path(), s.matrix_param("v").map(|v| format!("@{v}")).unwrap_or_default()))
+            .collect();
+        parts.join("|")
+    }
+}
+
+async fn segments(t: Transport) {
+    let cases = [
+        // `@MatrixParam` reads the last segment the method's template matched
+        ("/mp/resource;x=1/sub", "x=- all=[1:x=1]"),
+        ("/mp/resource/sub;x=2", "x=2 all=[2:x=2]"),
+        ("/mp/resource;x=1/sub;x=3", "x=3 all=[1:x=1,2:x=3]"),
+        // a variable's whole segment, with that segment's parameters only
+        ("/mp/cars/fiat;color=red;doors=3/v2020;trim=lx", "fiat [color=red,doors=3] v2020 [lx]"),
+        ("/mp/cars/f%C3%AFat/v1999", "fïat [] v1999 [-]"),
+        // a variable spanning segments: one `PathSegment` each
+        ("/mp/files/a;v=1/b%20c/d;v=2", "a@1|b c|d@2"),
+    ];
+    for (path, expected) in cases {
+        let answer = t.call("GET", path, &[], "").await;
+        assert_eq!((answer.status, answer.body.as_str()), (200, expected), "{path}");
+    }
+}
+
+#[tokio::test]
+async fn matrix_parameters_are_read_by_segment_over_the_mock_client() {
+    segments(Transport::mock(app())).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn matrix_parameters_are_read_by_segment_over_http1_and_h2c() {
+    segments(Transport::http1(app())).await;
+    segments(Transport::h2c(app())).await;
 }

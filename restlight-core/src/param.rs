@@ -30,6 +30,21 @@ pub trait FromParam: Sized {
     /// # Errors
     /// A message saying why the text is not a valid value.
     fn from_param(value: &str) -> Result<Self, String>;
+
+    /// Reads the parameter from the request itself instead of its text
+    /// ([`PathSegment`](crate::PathSegment) does, for its matrix
+    /// parameters); `Ok(None)` to read the text. Not for users' types.
+    #[doc(hidden)]
+    fn from_request(_ctx: &RequestContext, _meta: &ParamMeta) -> Result<Option<Self>, HttpError> {
+        Ok(None)
+    }
+
+    /// As [`from_request`](Self::from_request), for every value of a
+    /// repeated parameter; `Ok(None)` to read the texts.
+    #[doc(hidden)]
+    fn all_from_request(_ctx: &RequestContext, _meta: &ParamMeta) -> Result<Option<Vec<Self>>, HttpError> {
+        Ok(None)
+    }
 }
 
 impl<T> FromParam for T
@@ -96,6 +111,9 @@ fn parse_default<T: FromParam>(meta: &ParamMeta) -> Result<Option<T>, HttpError>
 /// # Errors
 /// 400 naming the parameter, its source and the value when it does not convert.
 pub fn optional<T: FromParam>(ctx: &RequestContext, meta: &ParamMeta) -> Result<Option<T>, HttpError> {
+    if let Some(value) = T::from_request(ctx, meta)? {
+        return Ok(Some(value));
+    }
     if let Some(raw) = ctx.first_value(meta.source, meta.name) {
         if let Some(v) = parse(meta, &raw)? {
             return Ok(Some(v));
@@ -118,6 +136,9 @@ pub fn required<T: FromParam>(ctx: &RequestContext, meta: &ParamMeta) -> Result<
 /// # Errors
 /// 400 naming the first value that does not convert.
 pub fn repeated<T: FromParam>(ctx: &RequestContext, meta: &ParamMeta) -> Result<Vec<T>, HttpError> {
+    if let Some(values) = T::all_from_request(ctx, meta)? {
+        return Ok(values);
+    }
     let values = ctx.all_values(meta.source, meta.name);
     let mut out = Vec::with_capacity(values.len());
     for raw in &values {

@@ -185,10 +185,20 @@ impl RequestContext {
         first(self.cookies(), name)
     }
 
-    /// The first value of a matrix parameter (`;name=value`), last path segment first.
+    /// The first value of a matrix parameter (`;name=value`) of the path's
+    /// last segment: the one the route's template matched last, as JAX-RS's
+    /// `@MatrixParam` reads. Other segments' parameters are read through
+    /// [`PathSegment::of`](crate::PathSegment::of) or [`matrix`](Self::matrix).
     #[must_use]
     pub fn matrix_param(&self, name: &str) -> Option<&str> {
-        self.matrix.first(name)
+        let last = self.matrix.last_segment()?;
+        self.matrix.of_segment(last).find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+
+    /// The matrix parameters of every path segment.
+    #[must_use]
+    pub fn matrix(&self) -> &MatrixParams {
+        &self.matrix
     }
 
     /// The first value of a field of an `application/x-www-form-urlencoded` body.
@@ -219,7 +229,12 @@ impl RequestContext {
                 self.parts.headers.get_all(name).iter().map(|v| String::from_utf8_lossy(v.as_bytes())).collect()
             }
             ParamSource::Cookie => all(self.cookies(), name),
-            ParamSource::Matrix => self.matrix.all(name).map(Cow::Borrowed).collect(),
+            ParamSource::Matrix => match self.matrix.last_segment() {
+                Some(last) => {
+                    self.matrix.of_segment(last).filter(|(n, _)| *n == name).map(|(_, v)| Cow::Borrowed(v)).collect()
+                }
+                None => Vec::new(),
+            },
             ParamSource::Form => all(self.form(), name),
             ParamSource::Entity | ParamSource::Context | ParamSource::Bean => Vec::new(),
         }

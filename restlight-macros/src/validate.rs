@@ -310,6 +310,18 @@ fn param(cx: &mut Ctxt, p: &Param, full: Option<&[&Template]>) {
             cx.error(default.span, with_help(message, help));
         }
     }
+    if p.source() != Some(Source::Path) && is_path_segment(ty::value_shape(&p.ty).inner()) {
+        let attr =
+            p.source().map_or_else(|| "the entity".to_owned(), |s| format!("a `#[{}]` parameter", s.attr_name()));
+        cx.error(
+            Spans::of(&p.ty),
+            with_help(
+                format!("`PathSegment` is a segment of the request path, so it cannot be {attr}"),
+                "mark it `#[path_param]` naming a template variable (the segment it matched), or take `String`",
+            ),
+        );
+        return;
+    }
     let Some(source) = p.source() else {
         return;
     };
@@ -388,4 +400,10 @@ pub(crate) fn bad_header_name(name: &str) -> Option<String> {
             "a header name is letters, digits and `!#$%&'*+-.^_`|~`, e.g. `X-Tenant`",
         )
     })
+}
+
+/// Whether a parameter's type is `PathSegment` (by its last path segment:
+/// `restlight::PathSegment` or an imported `PathSegment`).
+fn is_path_segment(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(p) if p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "PathSegment"))
 }

@@ -112,6 +112,13 @@ use crate::media::{Accept, MediaType};
 
 pub use error::{RouteError, RouterError, RouterProblem};
 pub use params::{MatrixParams, PathParams};
+
+/// The part of a request path routing looks at: without query, fragment and
+/// one leading and one trailing `/`; its segments are what
+/// [`PathParams::segments`] counts.
+pub(crate) fn route_body_of(path: &str) -> &str {
+    decode::route_body(path)
+}
 pub use restlight_grammar::template::TemplateError;
 
 use matcher::{Cap, Tree};
@@ -334,13 +341,20 @@ impl Router {
         params.reserve(caps.iter().map(Cap::len).sum());
         for (name, cap) in route.vars.iter().zip(caps) {
             match cap {
-                Cap::Decoded { seg, start, end } => params.push(name.clone(), &path.segments[seg].text[start..end]),
+                Cap::Decoded { seg, start, end } => {
+                    params.push_matched(name.clone(), &path.segments[seg].text[start..end], seg..seg + 1);
+                }
                 Cap::Raw { start, end } => {
-                    params.push(name.clone(), decode::decode(&path.raw[start..end]).map_err(bad)?)
+                    // The segments the raw range covers (it spans whole segments).
+                    let first = path.segments.iter().position(|s| s.end >= start).unwrap_or(0);
+                    let last = path.segments.iter().rposition(|s| s.start <= end).map_or(first, |i| i + 1);
+                    let value = decode::decode(&path.raw[start..end]).map_err(bad)?;
+                    params.push_matched(name.clone(), value, first..last.max(first + 1));
                 }
             }
         }
-        let matrix = path.matrix;
+        let mut matrix = path.matrix;
+        matrix.set_segments(path.segments.len());
         Ok(Lookup::Matched(RouteMatch { index: route.index, params, matrix, produce, head_from_get }))
     }
 

@@ -13,9 +13,21 @@ use smallvec::SmallVec;
 /// a match allocates once at most, whatever the number of variables.
 #[derive(Clone, Default)]
 pub struct PathParams {
-    /// Each variable's name and the byte range of its value in `values`.
-    entries: SmallVec<[(Arc<str>, usize, usize); 4]>,
+    entries: SmallVec<[Entry; 4]>,
     values: String,
+}
+
+/// One variable of [`PathParams`].
+#[derive(Clone)]
+struct Entry {
+    name: Arc<str>,
+    /// The byte range of its value in `values` (a path is far shorter than
+    /// 4 GiB).
+    start: u32,
+    end: u32,
+    /// The path segments it matched, indices from the first segment after
+    /// the leading `/`; `0..0` when not known.
+    segments: (u16, u16),
 }
 
 impl PathParams {
@@ -27,7 +39,17 @@ impl PathParams {
 
     /// `(name, value)` pairs in template order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.entries.iter().map(|(n, start, end)| (&**n, &self.values[*start..*end]))
+        self.entries.iter().map(|e| (&*e.name, &self.values[e.start as usize..e.end as usize]))
+    }
+
+    /// The path segments the variable `name` matched, indices counted from
+    /// the first segment after the leading `/`: one for `{id}`, several for
+    /// a variable whose regex spans segments. `None` for an unknown name or
+    /// a value pushed by hand.
+    #[must_use]
+    pub fn segments(&self, name: &str) -> Option<std::ops::Range<usize>> {
+        let (start, end) = self.entries.iter().find(|e| &*e.name == name)?.segments;
+        (start < end).then(|| usize::from(start)..usize::from(end))
     }
 
     /// The number of variables.
@@ -44,9 +66,27 @@ impl PathParams {
 
     /// Adds a value (for tests and hand-built requests; the router fills these).
     pub fn push(&mut self, name: impl Into<Arc<str>>, value: impl AsRef<str>) {
-        let start = self.values.len();
+        self.push_matched(name, value, 0..0);
+    }
+
+    /// Adds a value that matched the path segments `segments`.
+    pub(crate) fn push_matched(
+        &mut self,
+        name: impl Into<Arc<str>>,
+        value: impl AsRef<str>,
+        segments: std::ops::Range<usize>,
+    ) {
+        let offset = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
+        let index = |i: usize| u16::try_from(i).unwrap_or(u16::MAX);
+        let start = offset(self.values.len());
         self.values.push_str(value.as_ref());
-        self.entries.push((name.into(), start, self.values.len()));
+        let end = offset(self.values.len());
+        self.entries.push(Entry {
+            name: name.into(),
+            start,
+            end,
+            segments: (index(segments.start), index(segments.end)),
+        });
     }
 
     /// Room for `bytes` of values, so that pushing them allocates once.
@@ -75,6 +115,8 @@ impl fmt::Debug for PathParams {
 pub struct MatrixParams {
     /// `(segment index, name, value)`.
     entries: Vec<(usize, String, String)>,
+    /// The number of segments of the path, when the router parsed it.
+    segments: Option<u32>,
 }
 
 impl MatrixParams {
@@ -89,6 +131,28 @@ impl MatrixParams {
             }
         }
         found.map(|(_, v)| v)
+    }
+
+    /// The parameters of the path segment `segment`, in order.
+    pub fn of_segment(&self, segment: usize) -> impl Iterator<Item = (&str, &str)> {
+        self.entries.iter().filter(move |(s, ..)| *s == segment).map(|(_, n, v)| (n.as_str(), v.as_str()))
+    }
+
+    /// The index of the path's last segment: the one a route's template
+    /// matches last, which `#[matrix_param]` reads (as JAX-RS's
+    /// `@MatrixParam` does). For parameters pushed by hand, the last segment
+    /// that has any.
+    #[must_use]
+    pub fn last_segment(&self) -> Option<usize> {
+        match self.segments {
+            Some(n) => (n as usize).checked_sub(1),
+            None => self.entries.iter().map(|(s, ..)| *s).max(),
+        }
+    }
+
+    /// Records how many segments the path has.
+    pub(crate) fn set_segments(&mut self, segments: usize) {
+        self.segments = Some(u32::try_from(segments).unwrap_or(u32::MAX));
     }
 
     /// Every value of `name`, in path order.
