@@ -208,15 +208,9 @@ fn has_dot_segment_slow(path: &[u8]) -> bool {
     /// The segment so far is not only dots (or has more than two).
     const OTHER: u8 = 3;
     let mut dots = 0_u8;
-    let mut i = 0;
-    while i < path.len() {
-        let (unit, len) = match path[i] {
-            b'%' => match (path.get(i + 1).and_then(|&h| hex(h)), path.get(i + 2).and_then(|&h| hex(h))) {
-                (Some(hi), Some(lo)) => (hi << 4 | lo, 3),
-                _ => (b'%', 1),
-            },
-            b => (b, 1),
-        };
+    // Decoded, an escaped dot or slash is a dot or a slash; a malformed
+    // escape stays a `%`.
+    for unit in percent_encoding::percent_decode(path) {
         match unit {
             b'/' | b'\\' => {
                 if dots == 1 || dots == 2 {
@@ -233,18 +227,8 @@ fn has_dot_segment_slow(path: &[u8]) -> bool {
             }
             _ => dots = OTHER,
         }
-        i += len;
     }
     dots == 1 || dots == 2
-}
-
-fn hex(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
 }
 
 #[cfg(test)]
