@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The reliability suite: builds the reliability driver and the Restlight
+# service it drives (release), then runs the scenarios (all, or those
+# named: shutdown, panics, overload) and prints a table of figures. Every
+# scenario is bounded in time (about 30 s in all); only 127.0.0.1 is used.
+#
+#   benches/load/reliability.sh [scenario...]
+#
+# Not part of `cargo test`: it measures a release build under load.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$here"
+cargo build --release --locked --features restlight --bin reliability --bin reliability-server
+exec "$here/target/release/reliability" "$@"
