@@ -199,7 +199,7 @@ pub use restlight_core::{
 pub use restlight_core::{delete, get, head, options, patch, post, put, route};
 pub use restlight_core::{filter, intercept, layer, mapper};
 pub use restlight_core::{AppliedChange, MatchedRoute, RouteChange, Routes, RoutesIter};
-pub use restlight_core::{BodyStream, BodyTimeout, Event, Sse};
+pub use restlight_core::{BodyStream, BodyTimeout, BodyTooSlow, Event, Sse};
 pub use restlight_core::{ExceptionMapper, Failure, Fallible, PathSegment, RequestHead};
 pub use restlight_core::{Field, Multipart, MultipartLimits, SpooledFile};
 pub use restlight_macros::BeanParam;

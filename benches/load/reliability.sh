@@ -10,5 +10,6 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
+command -v slowhttptest >/dev/null || { [[ $(id -u) -eq 0 ]] && apt-get install -y slowhttptest >/dev/null; } || echo "slowhttptest missing: the slow scenario will fail (apt-get install slowhttptest)" >&2
 cargo build --release --locked --features restlight --bin reliability --bin reliability-server
 exec "$here/target/release/reliability" "$@"

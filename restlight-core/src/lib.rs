@@ -71,7 +71,7 @@ pub use app::{
 };
 pub use bean::BeanParam;
 pub use body::Body;
-pub use body_timeout::BodyTimeout;
+pub use body_timeout::{BodyTimeout, BodyTooSlow};
 pub use error::{BoxError, HttpError};
 pub use executor::{
     Executor, ExecutorMetrics, FailFast, QueueWait, ReceivedAt, Resize, ResizeError, RuntimeExecutor, Scheduler,

@@ -134,7 +134,7 @@ fn too_large(limit: usize) -> HttpError {
 }
 
 fn body_error(e: &BoxError) -> HttpError {
-    if e.is::<crate::BodyTimeout>() {
+    if crate::body_timeout::is_body_timeout(&**e) {
         crate::body_timeout::request_timeout(&**e)
     } else {
         HttpError::bad_request(format!("the request body could not be read: {e}"))

@@ -345,7 +345,7 @@ impl Restlight {
     /// `h2_initial_stream_window_size`, `h2_initial_connection_window_size`,
     /// `h2_keep_alive_interval_ms` (0 = off), `h2_keep_alive_timeout_ms`,
     /// `h2_max_pending_accept_reset_streams`,
-    /// `h2_max_local_error_reset_streams`, `body_read_timeout_ms`,
+    /// `h2_max_local_error_reset_streams`, `body_read_timeout_ms`, `min_body_rate`, `min_body_rate_grace_ms`,
     /// `write_timeout_ms`, `max_connections`, `max_connections_per_second`
     /// (0 = off). Load shedding, executors and health checks are set in
     /// code only.

@@ -43,7 +43,7 @@ pub(crate) struct ConnContext {
     h2: http2::Builder<StreamExec>,
     header_read_timeout: Duration,
     idle_timeout: Duration,
-    body_read_timeout: Duration,
+    body_read: crate::limits::BodyRead,
     write_timeout: Duration,
     /// Metrics and access log, when either is on.
     pub(crate) observe: Option<Arc<crate::ops::Observe>>,
@@ -81,7 +81,7 @@ impl ConnContext {
             h2,
             header_read_timeout: options.header_read_timeout,
             idle_timeout: options.idle_timeout,
-            body_read_timeout: options.limits.body_read_timeout,
+            body_read: options.limits.body_read(),
             write_timeout: options.limits.write_timeout,
             observe: None,
         })
@@ -140,7 +140,7 @@ where
 {
     let activity = Activity::new();
     let app = ctx.app.clone();
-    let (timeout, observe) = (ctx.body_read_timeout, ctx.observe.clone());
+    let (timeout, observe) = (ctx.body_read, ctx.observe.clone());
     let io = TokioIo::new(TimedIo::new(stream, ctx.write_timeout));
     match protocol {
         Protocol::Http1 => {

@@ -67,7 +67,9 @@
 //!   future, and with it the handler's work.
 //! - Both: a connection with no request in flight for the idle timeout is
 //!   closed (HTTP/1) or sent GOAWAY (HTTP/2); a request body that stops
-//!   arriving for the body read timeout is answered 408; a write that makes
+//!   arriving for the body read timeout, or that once past its grace period
+//!   ([`Restlight::min_body_rate_grace`]) has arrived more slowly than
+//!   [`Restlight::min_body_rate`] (240 bytes/s by default), is answered 408; a write that makes
 //!   no progress for the write timeout closes the connection.
 //! - HTTP/2 flow control: a client that stops taking a response without
 //!   stopping the socket (it never opens the stream's window again) does not

@@ -12,7 +12,6 @@ use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
-use std::time::Duration;
 
 use bytes::Bytes;
 use http_body::{Body, Frame, SizeHint};
@@ -20,7 +19,7 @@ use hyper::body::Incoming;
 use restlight_core::App;
 
 use crate::activity::{Activity, InFlight};
-use crate::limits::{note_body_poll, TimedBody, H2_PIECE};
+use crate::limits::{note_body_poll, BodyRead, TimedBody, H2_PIECE};
 use crate::ops::{Counted, Finish, Observe, Pending};
 
 type CoreBody = restlight_core::Body;
@@ -33,7 +32,7 @@ pub(crate) struct AppService<P = ()> {
     app: App,
     remote: SocketAddr,
     activity: Arc<Activity>,
-    body_read_timeout: Duration,
+    body_read: BodyRead,
     /// Metrics and access log, when either is on.
     observe: Option<Arc<Observe>>,
     _pieces: PhantomData<fn() -> P>,
@@ -44,10 +43,10 @@ impl<P> AppService<P> {
         app: App,
         remote: SocketAddr,
         activity: Arc<Activity>,
-        body_read_timeout: Duration,
+        body_read: BodyRead,
         observe: Option<Arc<Observe>>,
     ) -> Self {
-        Self { app, remote, activity, body_read_timeout, observe, _pieces: PhantomData }
+        Self { app, remote, activity, body_read, observe, _pieces: PhantomData }
     }
 }
 
@@ -65,7 +64,7 @@ impl<P: Pieces> hyper::service::Service<http::Request<Incoming>> for AppService<
             return Responding { dispatch, version, pending, in_flight: Some(in_flight), _pieces: PhantomData };
         }
         let metrics = self.observe.as_ref().and_then(|o| o.metrics().cloned());
-        let req = req.map(|body| Counted::new(TimedBody::new(body, self.body_read_timeout), metrics));
+        let req = req.map(|body| Counted::new(TimedBody::new(body, self.body_read), metrics));
         // The matched route is read only by the metrics and access log.
         let mark = pending.is_some();
         let dispatch = self.app.dispatch_boxed(req, Some(self.remote), mark);

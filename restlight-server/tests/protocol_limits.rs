@@ -1,5 +1,6 @@
 //! Protocol limits over a real socket: header count (431), a body that
-//! stops arriving (408) and a client that stops reading (closed).
+//! stops arriving or trickles below the minimum rate (408) and a client
+//! that stops reading (closed).
 
 mod support;
 
@@ -44,6 +45,43 @@ fn a_body_that_stops_arriving_is_408_naming_the_timeout() {
         raw.send(byte);
     }
     assert_eq!(raw.response().text(), "abcd");
+    server.shutdown();
+}
+
+#[test]
+fn a_body_that_trickles_below_the_minimum_rate_is_408_naming_the_rate() {
+    let server = restlight()
+        .min_body_rate(50)
+        .min_body_rate_grace(Duration::from_millis(500))
+        .route(post("/echo").handle(|ctx: RequestContext| async move { ctx.body().clone() }))
+        .start()
+        .unwrap();
+    // A byte every 200 ms (5 bytes/s): never a stall the body read timeout
+    // would see, but far below 50 bytes/s once the grace has passed.
+    let mut raw = Raw::connect(server.local_addr());
+    raw.send("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n");
+    for _ in 0..8 {
+        std::thread::sleep(Duration::from_millis(200));
+        if !raw.try_send("x") {
+            break;
+        }
+    }
+    let res = raw.response();
+    assert_eq!(res.status, 408);
+    assert!(res.text().contains("below the minimum of 50 bytes per second"), "{}", res.text());
+    assert!(res.text().contains("\"minBytesPerSecond\":50"), "{}", res.text());
+
+    // A body well above the rate (40 bytes every 100 ms) is read whole,
+    // however long it takes.
+    let mut raw = Raw::connect(server.local_addr());
+    raw.send("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 400\r\n\r\n");
+    for _ in 0..10 {
+        std::thread::sleep(Duration::from_millis(100));
+        raw.send([b'y'; 40]);
+    }
+    let res = raw.response();
+    assert_eq!(res.status, 200);
+    assert_eq!(res.text().len(), 400);
     server.shutdown();
 }
 

@@ -325,7 +325,7 @@ where
     match Limited::new(body, limit).collect().await {
         Ok(collected) => Ok(collected.to_bytes()),
         Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(too_large()),
-        Err(e) if e.is::<crate::BodyTimeout>() => Err(crate::body_timeout::request_timeout(&*e)),
+        Err(e) if crate::body_timeout::is_body_timeout(&*e) => Err(crate::body_timeout::request_timeout(&*e)),
         Err(e) => Err(HttpError::bad_request(format!("the request body could not be read: {e}"))),
     }
 }

@@ -75,6 +75,8 @@ impl ServerSection {
             h2_max_pending_accept_reset_streams => h2_max_pending_accept_reset_streams,
             h2_max_local_error_reset_streams => h2_max_local_error_reset_streams,
             body_read_timeout_ms => body_read_timeout(d),
+            min_body_rate => min_body_rate,
+            min_body_rate_grace_ms => min_body_rate_grace(d),
             write_timeout_ms => write_timeout(d),
             max_connections => max_connections,
             max_body_size => max_body_size,

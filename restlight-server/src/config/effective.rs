@@ -46,6 +46,8 @@ pub(crate) fn effective(
         "h2MaxPendingAcceptResetStreams": l.h2_max_pending_accept_reset_streams,
         "h2MaxLocalErrorResetStreams": l.h2_max_local_error_reset_streams,
         "bodyReadTimeoutMs": ms(l.body_read_timeout),
+        "minBodyRate": l.min_body_rate,
+        "minBodyRateGraceMs": ms(l.min_body_rate_grace),
         "writeTimeoutMs": ms(l.write_timeout),
         "maxConnections": p.max_connections,
         "maxConnectionsPerSecond": p.max_connections_per_second,

@@ -58,6 +58,8 @@
 //! | `server.h2_max_pending_accept_reset_streams` | `RESTLIGHT_SERVER_H2_MAX_PENDING_ACCEPT_RESET_STREAMS` | `20` | HTTP/2 rapid-reset bound |
 //! | `server.h2_max_local_error_reset_streams` | `RESTLIGHT_SERVER_H2_MAX_LOCAL_ERROR_RESET_STREAMS` | `1024` | HTTP/2 error-reset bound |
 //! | `server.body_read_timeout_ms` | `RESTLIGHT_SERVER_BODY_READ_TIMEOUT_MS` | `30000` | request body stall (408) |
+//! | `server.min_body_rate` | `RESTLIGHT_SERVER_MIN_BODY_RATE` | `240` | slowest request body, bytes/s after the grace (408; `0`: off) |
+//! | `server.min_body_rate_grace_ms` | `RESTLIGHT_SERVER_MIN_BODY_RATE_GRACE_MS` | `5000` | time before the minimum body rate applies |
 //! | `server.write_timeout_ms` | `RESTLIGHT_SERVER_WRITE_TIMEOUT_MS` | `30000` | response write stall |
 //! | `server.max_connections` | `RESTLIGHT_SERVER_MAX_CONNECTIONS` | no limit | open connections |
 //! | `server.max_connections_per_second` | `RESTLIGHT_SERVER_MAX_CONNECTIONS_PER_SECOND` | `20000` | new connections per second (`0`: off) |

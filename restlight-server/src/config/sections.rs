@@ -81,6 +81,8 @@ section! {
         h2_max_pending_accept_reset_streams: usize,
         h2_max_local_error_reset_streams: usize,
         body_read_timeout_ms: u64,
+        min_body_rate: u64,
+        min_body_rate_grace_ms: u64,
         write_timeout_ms: u64,
         max_connections: usize,
         max_connections_per_second: u32,

@@ -12,7 +12,7 @@ mod stall;
 
 use std::time::Duration;
 
-pub(crate) use body::TimedBody;
+pub(crate) use body::{BodyRead, TimedBody};
 pub(crate) use io::TimedIo;
 pub(crate) use stall::{note_body_poll, StreamExec, H2_PIECE};
 
@@ -27,6 +27,9 @@ pub(crate) const DEFAULT_H2_MAX_PENDING_ACCEPT_RESET_STREAMS: usize = 20;
 pub(crate) const DEFAULT_H2_MAX_LOCAL_ERROR_RESET_STREAMS: usize = 1024;
 pub(crate) const DEFAULT_BODY_READ_TIMEOUT: Duration = Duration::from_secs(30);
 pub(crate) const DEFAULT_WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+/// Kestrel's default minimum request-body rate, in bytes per second.
+pub(crate) const DEFAULT_MIN_BODY_RATE: u64 = 240;
+pub(crate) const DEFAULT_MIN_BODY_RATE_GRACE: Duration = Duration::from_secs(5);
 
 /// The protocol limits of one server.
 #[derive(Debug, Clone)]
@@ -39,7 +42,16 @@ pub(crate) struct Limits {
     pub(crate) h2_max_pending_accept_reset_streams: usize,
     pub(crate) h2_max_local_error_reset_streams: usize,
     pub(crate) body_read_timeout: Duration,
+    pub(crate) min_body_rate: u64,
+    pub(crate) min_body_rate_grace: Duration,
     pub(crate) write_timeout: Duration,
+}
+
+impl Limits {
+    /// How request bodies are read.
+    pub(crate) fn body_read(&self) -> BodyRead {
+        BodyRead { timeout: self.body_read_timeout, min_rate: self.min_body_rate, grace: self.min_body_rate_grace }
+    }
 }
 
 impl Default for Limits {
@@ -53,6 +65,8 @@ impl Default for Limits {
             h2_max_pending_accept_reset_streams: DEFAULT_H2_MAX_PENDING_ACCEPT_RESET_STREAMS,
             h2_max_local_error_reset_streams: DEFAULT_H2_MAX_LOCAL_ERROR_RESET_STREAMS,
             body_read_timeout: DEFAULT_BODY_READ_TIMEOUT,
+            min_body_rate: DEFAULT_MIN_BODY_RATE,
+            min_body_rate_grace: DEFAULT_MIN_BODY_RATE_GRACE,
             write_timeout: DEFAULT_WRITE_TIMEOUT,
         }
     }

@@ -82,6 +82,29 @@ impl Restlight {
         self
     }
 
+    /// The slowest a request body may arrive, in bytes per second, once its
+    /// grace period ([`min_body_rate_grace`](Self::min_body_rate_grace)) has
+    /// passed: a body that has brought fewer bytes than this rate times the
+    /// time since it began is answered with 408 ([`BodyTooSlow`](restlight_core::BodyTooSlow)).
+    /// The [`body_read_timeout`](Self::body_read_timeout) alone does not
+    /// stop a client that sends a byte every few seconds (the slow-body
+    /// attack). `0` turns the check off.
+    ///
+    /// Default is 240 bytes per second (Kestrel's).
+    pub fn min_body_rate(mut self, bytes_per_second: u64) -> Self {
+        self.options.limits.min_body_rate = bytes_per_second;
+        self
+    }
+
+    /// How long a request body may arrive at any rate before
+    /// [`min_body_rate`](Self::min_body_rate) applies.
+    ///
+    /// Default is 5 seconds.
+    pub fn min_body_rate_grace(mut self, grace: Duration) -> Self {
+        self.options.limits.min_body_rate_grace = grace;
+        self
+    }
+
     /// How long a write to a client may make no progress before the
     /// connection is closed: a client that stops reading its response (or
     /// its TCP window) cannot hold the connection forever.

@@ -1,7 +1,7 @@
 //! The service the reliability suite (`reliability`) drives: a few routes
 //! that sleep, spin, panic or answer at once, a small bounded business pool
 //! that overload fills, short timeouts (3 s for headers, bodies and
-//! writes, 5 s idle), and a count of the requests its handlers started,
+//! writes, 5 s idle, bodies at 240 bytes/s or more after 2 s), and a count of the requests its handlers started,
 //! printed when the server has shut down (`handled=N`), so that the driver
 //! can check that every request a handler saw reached its client.
 
@@ -87,6 +87,8 @@ fn main() -> restlight::Result<()> {
         .body_read_timeout(Duration::from_secs(3))
         .write_timeout(Duration::from_secs(3))
         .idle_timeout(Duration::from_secs(5))
+        .min_body_rate(240)
+        .min_body_rate_grace(Duration::from_secs(2))
         .run();
     println!("handled={}", HANDLED.load(Ordering::Relaxed));
     result
