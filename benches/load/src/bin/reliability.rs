@@ -20,6 +20,13 @@
 //!   business pool (queue 16) serves: the shed part answered 503 quickly,
 //!   the accepted part's latency bounded by the queue, the server healthy
 //!   afterwards.
+//! - `h2abuse`: `scripts/h2abuse.py` (Python, hyperframe + hpack from
+//!   PyPI) sends raw HTTP/2 frames: rapid reset, a CONTINUATION flood, a
+//!   stream flood past the concurrent-stream limit, PING and SETTINGS
+//!   floods that never read the acknowledgements, an oversized header
+//!   list. Each must end in GOAWAY, a closed connection, refused streams or
+//!   (for the floods) the server no longer reading, with RSS bounded and a
+//!   new client served right after.
 //! - `slow`: `slowhttptest` (Debian package) opens 300 slow-header,
 //!   slow-body and slow-read connections in turn, against a server whose
 //!   timeouts are 3 s (headers, bodies, writes) and 5 s (idle): every one
@@ -43,7 +50,7 @@ const PORT: u16 = 18_480;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let bin = std::env::current_exe().expect("exe").with_file_name("reliability-server");
-    let all = ["shutdown", "panics", "overload", "slow"];
+    let all = ["shutdown", "panics", "overload", "slow", "h2abuse"];
     let chosen: Vec<&str> = if args.is_empty() { all.to_vec() } else { args.iter().map(String::as_str).collect() };
     let mut rows = Vec::new();
     for scenario in chosen {
@@ -55,6 +62,12 @@ fn main() {
             }
             "panics" => panics(&bin),
             "overload" => overload(&bin),
+            "h2abuse" => {
+                let mut abuse = h2abuse(&bin);
+                let last = abuse.pop().expect("a row");
+                rows.extend(abuse);
+                last
+            }
             "slow" => {
                 rows.push(slow(
                     &bin,
@@ -625,4 +638,42 @@ fn probe_latency(addr: SocketAddr, window: Duration) -> Duration {
     }
     times.sort();
     times.get(times.len() * 99 / 100).copied().unwrap_or(Duration::from_secs(1))
+}
+
+/// The HTTP/2 abuse script against one server, attack by attack, with the
+/// server's RSS after each and a new client served after each.
+fn h2abuse(bin: &std::path::Path) -> Vec<Row> {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/h2abuse.py");
+    let server = Server::start(bin);
+    let rss0 = server.status_field("VmRSS:");
+    let attacks = [
+        ("rapid reset", &["goaway", "closed"][..]),
+        ("CONTINUATION flood", &["goaway", "closed"][..]),
+        ("stream flood", &["rst"][..]),
+        ("PING flood", &["goaway", "closed", "nothing"][..]),
+        ("SETTINGS flood", &["goaway", "closed", "nothing"][..]),
+        ("oversized header list", &["goaway", "closed", "rst"][..]),
+    ];
+    let mut rows = Vec::new();
+    for (attack, expected) in attacks {
+        let out = Command::new("python3").arg(&script).arg(PORT.to_string()).arg(attack).output();
+        let line = match &out {
+            Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).trim().to_string(),
+            Ok(o) => format!("{attack}\terror\t{}", String::from_utf8_lossy(&o.stderr).lines().last().unwrap_or("")),
+            Err(e) => format!("{attack}\terror\tpython3 not runnable: {e}"),
+        };
+        let fields: Vec<&str> = line.split('\t').collect();
+        let (outcome, details) = (fields.get(1).copied().unwrap_or("error"), fields.get(2).copied().unwrap_or(""));
+        let rss = server.status_field("VmRSS:");
+        let healthy = matches!(H1::new(server.addr).get("/hello").0, Outcome::Answered(200));
+        let kind = outcome.split(':').next().unwrap_or(outcome);
+        rows.push(Row {
+            name: format!("HTTP/2 {attack}"),
+            figures: format!("{details}; the server: {outcome}; RSS {rss0} → {rss} KiB; new client served: {healthy}"),
+            ok: expected.contains(&kind) && healthy && rss <= rss0 + 32 * 1024,
+        });
+    }
+    server.terminate();
+    let _ = server.wait();
+    rows
 }
