@@ -3,7 +3,8 @@
 //! that overload fills, short timeouts (3 s for headers, bodies and
 //! writes, 5 s idle, bodies at 240 bytes/s or more after 2 s), and a count of the requests its handlers started,
 //! printed when the server has shut down (`handled=N`), so that the driver
-//! can check that every request a handler saw reached its client.
+//! can check that every request a handler saw reached its client. With
+//! `RELIABILITY_SHED` set, CPU load shedding is on (its defaults).
 
 use std::net::Ipv4Addr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -75,7 +76,12 @@ impl Reliability {
 fn main() -> restlight::Result<()> {
     let port = port_from_args();
     std::panic::set_hook(Box::new(|_| {})); // 10,000 panics need not fill the log
-    let result = Restlight::new()
+    let mut server = Restlight::new();
+    if std::env::var_os("RELIABILITY_SHED").is_some() {
+        // The defaults: from 80 % CPU, refuse 10 % to 80 % of new connections.
+        server = server.load_shedding(restlight::LoadShedding::default());
+    }
+    let result = server
         .bind(Ipv4Addr::LOCALHOST)
         .port(port)
         .io_threads(1)

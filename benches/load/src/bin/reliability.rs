@@ -27,6 +27,9 @@
 //!   list. Each must end in GOAWAY, a closed connection, refused streams or
 //!   (for the floods) the server no longer reading, with RSS bounded and a
 //!   new client served right after.
+//! - `shedding`: CPU load shedding (its defaults) driven through a real
+//!   server: new connections are refused while busy loops hold every core,
+//!   and all answered again once the load is gone.
 //! - `slow`: `slowhttptest` (Debian package) opens 300 slow-header,
 //!   slow-body and slow-read connections in turn, against a server whose
 //!   timeouts are 3 s (headers, bodies, writes) and 5 s (idle): every one
@@ -50,7 +53,7 @@ const PORT: u16 = 18_480;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let bin = std::env::current_exe().expect("exe").with_file_name("reliability-server");
-    let all = ["shutdown", "panics", "overload", "slow", "h2abuse"];
+    let all = ["shutdown", "panics", "overload", "slow", "h2abuse", "shedding"];
     let chosen: Vec<&str> = if args.is_empty() { all.to_vec() } else { args.iter().map(String::as_str).collect() };
     let mut rows = Vec::new();
     for scenario in chosen {
@@ -62,6 +65,7 @@ fn main() {
             }
             "panics" => panics(&bin),
             "overload" => overload(&bin),
+            "shedding" => shedding(&bin),
             "h2abuse" => {
                 let mut abuse = h2abuse(&bin);
                 let last = abuse.pop().expect("a row");
@@ -117,7 +121,12 @@ struct Server {
 
 impl Server {
     fn start(bin: &std::path::Path) -> Server {
+        Self::start_with(bin, &[])
+    }
+
+    fn start_with(bin: &std::path::Path, env: &[(&str, &str)]) -> Server {
         let child = Command::new(bin)
+            .envs(env.iter().copied())
             .args(["--port", &PORT.to_string()])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -676,4 +685,64 @@ fn h2abuse(bin: &std::path::Path) -> Vec<Row> {
     server.terminate();
     let _ = server.wait();
     rows
+}
+
+/// Load shedding through a real server: fresh connections before, during
+/// and after busy loops that hold every core.
+fn shedding(bin: &std::path::Path) -> Row {
+    let server = Server::start_with(bin, &[("RELIABILITY_SHED", "1")]);
+    let fresh = |n: usize, pause: Duration| {
+        let (mut answered, mut refused) = (0, 0);
+        for _ in 0..n {
+            match H1::new(server.addr).get("/hello").0 {
+                Outcome::Answered(200) => answered += 1,
+                _ => refused += 1,
+            }
+            std::thread::sleep(pause);
+        }
+        (answered, refused)
+    };
+    std::thread::sleep(Duration::from_millis(2500)); // the sampler's first readings
+    let before = fresh(100, Duration::from_millis(10));
+    let busy = Arc::new(AtomicBool::new(true));
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let spinners: Vec<_> = (0..cores)
+        .map(|_| {
+            let busy = busy.clone();
+            std::thread::spawn(move || {
+                let mut x = 0u64;
+                while busy.load(Ordering::Relaxed) {
+                    x = std::hint::black_box(x.wrapping_add(1));
+                }
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(2500));
+    let during = fresh(300, Duration::from_millis(10));
+    busy.store(false, Ordering::Relaxed);
+    for s in spinners {
+        let _ = s.join();
+    }
+    std::thread::sleep(Duration::from_millis(2500));
+    let after = fresh(100, Duration::from_millis(10));
+    server.terminate();
+    let _ = server.wait();
+    // Refusals before the busy loops start mean the machine was already
+    // above the threshold: the scenario needs a quiet machine.
+    let quiet = before.1 == 0;
+    Row {
+        name: "CPU load shedding (defaults: from 80 %, 10-80 % refused), busy loops on every core".into(),
+        figures: format!(
+            "{}before: {} answered, {} refused; under load: {} answered, {} refused ({:.0} %); after: {} answered, {} refused",
+            if quiet { "" } else { "(the machine was busy before the test: run it on a quiet one) " },
+            before.0,
+            before.1,
+            during.0,
+            during.1,
+            100.0 * during.1 as f64 / 300.0,
+            after.0,
+            after.1
+        ),
+        ok: quiet && during.1 > 0 && during.0 > 0 && after.1 == 0,
+    }
 }
