@@ -17,7 +17,7 @@ use restlight::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// A user.
-#[derive(Debug, Serialize, Deserialize, Clone)]
+#[derive(Debug, Serialize, Deserialize, Clone, schemars::JsonSchema)]
 pub struct User {
     /// The id.
     pub id: u64,
@@ -34,6 +34,9 @@ pub struct UserResource {
 #[restlight::path("/users")]
 #[produces("application/json")]
 impl UserResource {
+    /// Lists the users.
+    ///
+    /// At most `limit` of them, in the order they were created.
     #[get]
     async fn list(
         &self,
@@ -46,6 +49,7 @@ impl UserResource {
         self.users.lock().unwrap().iter().take(limit).cloned().collect()
     }
 
+    /// Finds one user by id.
     #[get]
     #[path("/{id: \\d+}")]
     async fn get(&self, #[path_param("id")] id: u64) -> Result<User, HttpError> {
@@ -58,6 +62,7 @@ impl UserResource {
             .ok_or_else(|| HttpError::not_found(format!("no user {id}")))
     }
 
+    /// Creates a user.
     #[post]
     #[consumes("application/json")]
     async fn create(&self, user: User) -> Created<User> {
@@ -65,6 +70,7 @@ impl UserResource {
         Created(user)
     }
 
+    /// Deletes a user: 204 when it existed, 404 otherwise.
     #[delete]
     #[path("/{id}")]
     #[scheduled(biz)]

@@ -216,6 +216,17 @@ pub use restlight_server::{IpRange, IpRangeError, LoadShedding, Refusal, Restlig
 pub use http;
 pub use http::StatusCode;
 
+/// The OpenAPI document generated from the routes (feature `openapi`; see
+/// the guide's *OpenAPI* section): [`App::openapi`] returns it for an
+/// application without starting a server, [`Restlight::openapi`] serves it
+/// with the Swagger UI. [`ErrorStatuses`](openapi::ErrorStatuses) is there
+/// with the feature off too.
+pub mod openapi {
+    pub use restlight_core::openapi::*;
+    #[cfg(feature = "openapi")]
+    pub use restlight_server::{OpenApiDocs, DEFAULT_JSON_PATH, DEFAULT_UI_PATH, DEFAULT_YAML_PATH};
+}
+
 /// Testing support: the in-process client and the startup checks.
 ///
 /// ```
