@@ -9,7 +9,12 @@
 //! curl -i -X DELETE localhost:8080/users/1
 //! curl -i localhost:8080/users/abc       # 405: only DELETE takes a non-numeric id
 //! curl -i localhost:8080/users?limit=x   # 400: problem details naming `limit`
+//! curl -i localhost:8080/openapi.json     # the OpenAPI 3.1 document; the UI: open localhost:8080/swagger-ui
 //! ```
+//!
+//! `examples/openapi/users.json` (and `.yaml`, `-3.0.json`) is this
+//! example's document, checked by `tests/openapi.rs`; after a change here,
+//! regenerate it with `UPDATE_OPENAPI=1 cargo test --test openapi`.
 
 use std::sync::Mutex;
 
@@ -99,5 +104,7 @@ pub fn app() -> Restlight {
 
 fn main() -> restlight::Result<()> {
     let port = std::env::var("PORT").ok().and_then(|p| p.parse().ok()).unwrap_or(8080);
-    app().port(port).run()
+    // GET /openapi.json, /openapi.yaml and the Swagger UI at /swagger-ui.
+    let docs = restlight::openapi::OpenApiDocs::new().title("Users").api_version("1.0.0");
+    app().openapi(docs).port(port).run()
 }

@@ -405,26 +405,17 @@ fn operation(
                         }
                         None => default = true,
                     },
+                    // The status and the body are chosen at run time (a
+                    // `StatusCode` has none): no content is promised.
                     ResponseDoc::Any => {
-                        let mut media = media_types(&info.produces, BodyKind::Codec);
-                        media.push(PROBLEM_JSON.to_owned());
-                        responses.insert(
-                            "default".into(),
-                            json!({ "description": "Any status the handler chooses.", "content": content(&media, &json!({})) }),
-                        );
+                        responses.insert("default".into(), json!({ "description": "Any status the handler chooses." }));
                     }
                 }
             }
         }
         None => {
             // A builder route: its handler may answer anything.
-            let mut media = if info.produces.is_empty() { vec!["*/*".to_owned()] } else { info.produces.clone() };
-            media.retain(|m| m != PROBLEM_JSON);
-            media.push(PROBLEM_JSON.to_owned());
-            responses.insert(
-                "default".into(),
-                json!({ "description": "Any status the handler chooses.", "content": content(&media, &json!({})) }),
-            );
+            responses.insert("default".into(), json!({ "description": "Any status the handler chooses." }));
         }
     }
     if default && !responses.contains_key("default") {
