@@ -152,12 +152,12 @@
 //! ## OpenAPI
 //!
 //! With the cargo feature `openapi` (off by default) the routes describe
-//! themselves: [`App::openapi`] returns the OpenAPI document of an
-//! application without starting a server, and [`Restlight::openapi`]
+//! themselves: `App::openapi` returns the OpenAPI document of an
+//! application without starting a server, and `Restlight::openapi`
 //! serves it (`GET /openapi.json`, `GET /openapi.yaml`) with a Swagger UI
 //! (`/swagger-ui`) whose files are compiled into the binary (vendored from
 //! npm's `swagger-ui-dist`: no CDN, no download at build time). The paths,
-//! the version and the title are set with [`openapi::OpenApiDocs`], the
+//! the version and the title are set with `openapi::OpenApiDocs`, the
 //! `[openapi]` table of the configuration file or `RESTLIGHT_SERVER_OPENAPI_*`
 //! variables. The document is generated from the routes served at the
 //! moment it is asked for, routes added while serving included; no request
@@ -194,7 +194,7 @@
 //! `format: email`. A type without `JsonSchema` is not an error: its schema
 //! is empty (any value). Schemas are JSON Schema 2020-12 in OpenAPI 3.1
 //! (the default) and the OpenAPI 3.0 dialect in 3.0.3
-//! ([`openapi::OpenApiVersion::V3_0`], for tools that cannot read 3.1),
+//! (`openapi::OpenApiVersion::V3_0`, for tools that cannot read 3.1),
 //! both from the same routes.
 //!
 //! ```
@@ -317,8 +317,8 @@ pub use http;
 pub use http::StatusCode;
 
 /// The OpenAPI document generated from the routes (feature `openapi`; see
-/// the guide's *OpenAPI* section): [`App::openapi`] returns it for an
-/// application without starting a server, [`Restlight::openapi`] serves it
+/// the guide's *OpenAPI* section): `App::openapi` returns it for an
+/// application without starting a server, `Restlight::openapi` serves it
 /// with the Swagger UI. [`ErrorStatuses`](openapi::ErrorStatuses) is there
 /// with the feature off too.
 pub mod openapi {

@@ -1,9 +1,9 @@
 //! The OpenAPI document of an application, generated from its routes
 //! (feature `openapi`).
 //!
-//! [`App::openapi`](crate::App::openapi) reads the routes the application
+//! `App::openapi` reads the routes the application
 //! serves at that moment (annotated resources and functions, builder
-//! routes, routes added while serving) and returns an [`OpenApi`]: one
+//! routes, routes added while serving) and returns an `OpenApi`: one
 //! model, written as OpenAPI 3.1 (the default) or 3.0.3. Schemas come from
 //! `schemars::JsonSchema`, JSON Schema 2020-12 for 3.1 and the OpenAPI 3.0
 //! dialect for 3.0.3, and are referenced from `components/schemas`. All of
