@@ -9,7 +9,12 @@
 //! curl -i -X DELETE localhost:8080/users/1
 //! curl -i localhost:8080/users/abc       # 405: only DELETE takes a non-numeric id
 //! curl -i localhost:8080/users?limit=x   # 400: problem details naming `limit`
+//! curl -i localhost:8080/openapi.json     # the OpenAPI 3.1 document; the UI: open localhost:8080/swagger-ui
 //! ```
+//!
+//! `examples/openapi/users.json` (and `.yaml`, `-3.0.json`) is this
+//! example's document, checked by `tests/openapi.rs`; after a change here,
+//! regenerate it with `UPDATE_OPENAPI=1 cargo test --test openapi`.
 
 use std::sync::Mutex;
 
@@ -17,7 +22,7 @@ use restlight::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// A user.
-#[derive(Debug, Serialize, Deserialize, Clone)]
+#[derive(Debug, Serialize, Deserialize, Clone, schemars::JsonSchema)]
 pub struct User {
     /// The id.
     pub id: u64,
@@ -34,6 +39,9 @@ pub struct UserResource {
 #[restlight::path("/users")]
 #[produces("application/json")]
 impl UserResource {
+    /// Lists the users.
+    ///
+    /// At most `limit` of them, in the order they were created.
     #[get]
     async fn list(
         &self,
@@ -46,6 +54,7 @@ impl UserResource {
         self.users.lock().unwrap().iter().take(limit).cloned().collect()
     }
 
+    /// Finds one user by id.
     #[get]
     #[path("/{id: \\d+}")]
     async fn get(&self, #[path_param("id")] id: u64) -> Result<User, HttpError> {
@@ -58,6 +67,7 @@ impl UserResource {
             .ok_or_else(|| HttpError::not_found(format!("no user {id}")))
     }
 
+    /// Creates a user.
     #[post]
     #[consumes("application/json")]
     async fn create(&self, user: User) -> Created<User> {
@@ -65,6 +75,7 @@ impl UserResource {
         Created(user)
     }
 
+    /// Deletes a user: 204 when it existed, 404 otherwise.
     #[delete]
     #[path("/{id}")]
     #[scheduled(biz)]
@@ -93,5 +104,7 @@ pub fn app() -> Restlight {
 
 fn main() -> restlight::Result<()> {
     let port = std::env::var("PORT").ok().and_then(|p| p.parse().ok()).unwrap_or(8080);
-    app().port(port).run()
+    // GET /openapi.json, /openapi.yaml and the Swagger UI at /swagger-ui.
+    let docs = restlight::openapi::OpenApiDocs::new().title("Users").api_version("1.0.0");
+    app().openapi(docs).port(port).run()
 }

@@ -149,6 +149,106 @@
 //! assert_eq!((refused.status().as_u16(), refused.header("allow")), (405, Some("GET, HEAD, OPTIONS")));
 //! ```
 //!
+//! ## OpenAPI
+//!
+//! With the cargo feature `openapi` (off by default) the routes describe
+//! themselves: `App::openapi` returns the OpenAPI document of an
+//! application without starting a server, and `Restlight::openapi`
+//! serves it (`GET /openapi.json`, `GET /openapi.yaml`) with a Swagger UI
+//! (`/swagger-ui`) whose files are compiled into the binary (vendored from
+//! npm's `swagger-ui-dist`: no CDN, no download at build time). The paths,
+//! the version and the title are set with `openapi::OpenApiDocs`, the
+//! `[openapi]` table of the configuration file or `RESTLIGHT_SERVER_OPENAPI_*`
+//! variables. The document is generated from the routes served at the
+//! moment it is asked for, routes added while serving included; no request
+//! to another route pays for it, and without the feature nothing of it is
+//! compiled (the macros' record of each route is `()`).
+//!
+//! | in the code | in the document |
+//! |---|---|
+//! | route template `/users/{id: \d+}` | path `/users/{id}`, the parameter's schema with `pattern: ^(?:\d+)$` |
+//! | `#[get]`, `#[post]`, ... | the operation; `operationId` `UserResource.get` (a builder route: `get_ping`) |
+//! | `#[path_param]` `#[query_param]` `#[header_param]` `#[cookie_param]` | parameters `in: path / query / header / cookie`; `Option<T>` or `#[default_value]` not required (the default as `default`), `Vec<T>` an array |
+//! | `#[matrix_param]` | named in the operation's description (OpenAPI has no matrix parameters outside path templates) |
+//! | `#[form_param]` | an `application/x-www-form-urlencoded` request body, one property each |
+//! | `#[bean_param]` | its fields, each in its own source |
+//! | the entity | `requestBody`, one content entry per `#[consumes]` type (else JSON; text for `String`, octet-stream for bytes, multipart for `Multipart`) |
+//! | return `T` (`Json<T>`) | 200, one content entry per `#[produces]` type (else JSON; text for `String`) |
+//! | `Created<T>` / `NoContent`, `()` | 201 with `T` / 204 |
+//! | `Option<T>` | adds 404 |
+//! | `Result<T, E>` | adds the statuses `E` lists with [`openapi::ErrorStatuses`], else a `default` response |
+//! | `StatusCode`, `Response`, `impl IntoResponse`, ... | a `default` response: the status is chosen at run time |
+//! | parameters or an entity / `#[produces]` / `#[consumes]` or a decoded entity | 400 / 406 / 415 |
+//! | an entity or form parameters / a bounded executor (`fn` handlers, `#[scheduled(biz)]`) / `#[timeout]` | 413 / 429 and 503 / 504 |
+//! | every route | 500; every error above is the shared `Problem` schema (RFC 9457, `application/problem+json`) |
+//! | doc comment | first paragraph `summary`, the rest `description` |
+//! | `#[deprecated]` | `deprecated: true` |
+//! | the impl block's type | the operation's tag |
+//! | [`RouteBuilder::undocumented`] | left out (the document's own endpoints are) |
+//!
+//! Schemas come from [`schemars`](https://docs.rs/schemars): derive
+//! `schemars::JsonSchema` on entity and response types (add `schemars = "1"`
+//! to your dependencies); they are referenced from `components/schemas`,
+//! and garde-style `#[garde(length(..), range(..), pattern(..), email)]`
+//! rules that schemars reads show as `minLength`, `minimum`, `pattern`,
+//! `format: email`. A type without `JsonSchema` is not an error: its schema
+//! is empty (any value). Schemas are JSON Schema 2020-12 in OpenAPI 3.1
+//! (the default) and the OpenAPI 3.0 dialect in 3.0.3
+//! (`openapi::OpenApiVersion::V3_0`, for tools that cannot read 3.1),
+//! both from the same routes.
+//!
+//! ```
+//! use restlight::prelude::*;
+//! use restlight::openapi::{ErrorStatuses, OpenApiVersion};
+//!
+//! #[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+//! struct Order { id: u64, item: String }
+//!
+//! #[derive(Debug)]
+//! struct OrderError;
+//! impl std::fmt::Display for OrderError {
+//!     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str("conflict") }
+//! }
+//! impl std::error::Error for OrderError {}
+//! impl ErrorStatuses for OrderError {
+//!     const STATUSES: &'static [StatusCode] = &[StatusCode::CONFLICT];
+//! }
+//!
+//! #[derive(Default)]
+//! struct Orders;
+//!
+//! #[restlight::path("/orders")]
+//! #[produces("application/json")]
+//! impl Orders {
+//!     /// Places an order.
+//!     #[post]
+//!     #[consumes("application/json")]
+//!     async fn place(&self, order: Order) -> Result<Created<Order>, OrderError> {
+//!         Ok(Created(order))
+//!     }
+//! }
+//!
+//! let app = Restlight::new().build().unwrap();
+//! let doc = app.openapi().title("Orders").version("1.0.0").to_value(OpenApiVersion::V3_1);
+//! let place = &doc["paths"]["/orders"]["post"];
+//! assert_eq!(place["summary"], "Places an order.");
+//! assert_eq!(place["tags"][0], "Orders");
+//! assert_eq!(place["responses"]["201"]["content"]["application/json"]["schema"]["$ref"], "#/components/schemas/Order");
+//! assert_eq!(place["responses"]["409"]["content"]["application/problem+json"]["schema"]["$ref"], "#/components/schemas/Problem");
+//! for status in ["400", "406", "413", "415", "500"] {
+//!     assert!(place["responses"][status].is_object(), "{status}");
+//! }
+//! assert_eq!(app.openapi().to_value(OpenApiVersion::V3_0)["openapi"], "3.0.3");
+//! ```
+//!
+//! The users example serves its document (`cargo run --example users`, then
+//! open `localhost:8080/swagger-ui`); the document is checked into
+//! `examples/openapi/` and `tests/openapi.rs` fails with a diff when the
+//! code and the file disagree: regenerate it with
+//! `UPDATE_OPENAPI=1 cargo test --test openapi`. `scripts/openapi-check.sh`
+//! (run by CI) validates the documents with `openapi-spec-validator` and
+//! runs Schemathesis against the running example.
+//!
 //! ## Where handlers run
 //!
 //! | handler | runs on |
@@ -215,6 +315,17 @@ pub use restlight_server::{IpRange, IpRangeError, LoadShedding, Refusal, Restlig
 
 pub use http;
 pub use http::StatusCode;
+
+/// The OpenAPI document generated from the routes (feature `openapi`; see
+/// the guide's *OpenAPI* section): `App::openapi` returns it for an
+/// application without starting a server, `Restlight::openapi` serves it
+/// with the Swagger UI. [`ErrorStatuses`](openapi::ErrorStatuses) is there
+/// with the feature off too.
+pub mod openapi {
+    pub use restlight_core::openapi::*;
+    #[cfg(feature = "openapi")]
+    pub use restlight_server::{OpenApiDocs, DEFAULT_JSON_PATH, DEFAULT_UI_PATH, DEFAULT_YAML_PATH};
+}
 
 /// Testing support: the in-process client and the startup checks.
 ///

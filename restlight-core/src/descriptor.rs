@@ -93,6 +93,9 @@ pub struct RouteDescriptor {
     pub file: &'static str,
     /// `line!()` of the handler.
     pub line: u32,
+    /// What the OpenAPI document says of the route (doc comment, schemas,
+    /// responses); `()` without the `openapi` feature.
+    pub doc: crate::openapi::DocRef,
 }
 
 inventory::collect!(RouteDescriptor);

@@ -50,6 +50,7 @@ pub mod mapper;
 pub mod media;
 mod meta;
 mod multipart;
+pub mod openapi;
 mod param;
 mod request;
 mod response;

@@ -69,6 +69,8 @@ pub struct Route {
     pub(crate) skip_all: bool,
     /// Interceptor types that do not apply.
     pub(crate) skip: Vec<TypeId>,
+    /// Left out of the OpenAPI document.
+    pub(crate) undocumented: bool,
 }
 
 impl Route {
@@ -95,6 +97,7 @@ impl Route {
             source: Source::Descriptor(d),
             skip_all: d.interceptors.all,
             skip: d.interceptors.types.iter().map(|f| f()).collect(),
+            undocumented: false,
         }
     }
 
@@ -162,6 +165,7 @@ pub fn route(method: Method, path: impl Into<String>) -> RouteBuilder {
         line: at.line(),
         skip_all: false,
         skip: Vec::new(),
+        undocumented: false,
     }
 }
 
@@ -213,9 +217,17 @@ pub struct RouteBuilder {
     line: u32,
     skip_all: bool,
     skip: Vec<TypeId>,
+    undocumented: bool,
 }
 
 impl RouteBuilder {
+    /// Leaves the route out of the OpenAPI document (feature `openapi`),
+    /// as the document's own endpoints are. Default: documented.
+    pub fn undocumented(mut self) -> Self {
+        self.undocumented = true;
+        self
+    }
+
     /// The largest request entity this route accepts, in bytes: a larger
     /// `Content-Length` is answered 413 before any of the body is read (so
     /// an `Expect: 100-continue` client never sends it), a chunked body as
@@ -340,6 +352,7 @@ impl RouteBuilder {
             source: Source::Built(handler),
             skip_all: self.skip_all,
             skip: self.skip,
+            undocumented: self.undocumented,
         }
     }
 

@@ -39,7 +39,8 @@ use crate::ty::{self, ContextShape, ValueShape};
 
 /// The impl block (helpers removed) and one descriptor per route.
 pub(crate) fn resource(res: &Resource, item: &impl ToTokens) -> TokenStream {
-    let routes = res.routes.iter().map(|r| route(r, Some(res)));
+    let docs = crate::openapi::Docs::of(item);
+    let routes = res.routes.iter().map(|r| route(r, Some(res), &docs));
     quote! {
         #item
         #(#routes)*
@@ -48,7 +49,7 @@ pub(crate) fn resource(res: &Resource, item: &impl ToTokens) -> TokenStream {
 
 /// The function (helpers removed) and its descriptor.
 pub(crate) fn free(route: &Route, item: &impl ToTokens) -> TokenStream {
-    let generated = self::route(route, None);
+    let generated = self::route(route, None, &crate::openapi::Docs::of(item));
     quote! {
         #item
         #generated
@@ -59,7 +60,7 @@ fn private() -> TokenStream {
     quote!(::restlight::__private)
 }
 
-fn route(route: &Route, res: Option<&Resource>) -> TokenStream {
+fn route(route: &Route, res: Option<&Resource>, docs: &crate::openapi::Docs) -> TokenStream {
     let p = private();
     let fix = |t: &Type| match res {
         Some(r) => ty::replace_self(t, &r.self_ty),
@@ -159,11 +160,13 @@ fn route(route: &Route, res: Option<&Resource>) -> TokenStream {
     let kind_span = route.output.as_ref().map_or(route.ident.span(), syn::spanned::Spanned::span);
     let kind = quote_spanned!(kind_span=> __rl_kind);
 
-    let descriptor = descriptor(route, res, &p);
+    let doc = crate::openapi::route_doc(route, docs, &p, &fix);
+    let descriptor = descriptor(route, res, &p, &doc);
     let local = res.map(|r| local_handlers(r, &p));
     let cfgs = &route.cfgs;
     quote! {
         #(#cfgs)*
+        #[allow(deprecated)]
         const _: () = {
             static __RL_PARAMS: [#p::ParamMeta; #count] = [#(#metas),*];
 
@@ -391,7 +394,7 @@ pub(crate) fn param_source(source: Option<Source>) -> TokenStream {
     }
 }
 
-fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenStream {
+fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream, doc: &TokenStream) -> TokenStream {
     let method = syn::Ident::new(route.method.value.as_str(), proc_macro2::Span::call_site());
     let method = quote!(#p::Method::#method);
     let path = descriptor_path(route, res);
@@ -469,6 +472,7 @@ fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream) -> TokenSt
             interceptors: #opt_out,
             file: ::core::file!(),
             line: #line,
+            doc: #doc,
         }
     }
 }

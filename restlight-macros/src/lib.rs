@@ -46,6 +46,7 @@ mod expand;
 mod helpers;
 mod interceptor;
 mod model;
+mod openapi;
 mod parse;
 mod quantity;
 mod settings;

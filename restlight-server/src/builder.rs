@@ -49,6 +49,9 @@ pub struct Restlight {
     pub(crate) actuator: Option<Actuator>,
     /// The access log, when on.
     pub(crate) access_log: Option<AccessLog>,
+    /// The OpenAPI endpoints, when on.
+    #[cfg(feature = "openapi")]
+    pub(crate) openapi: Option<crate::OpenApiDocs>,
     /// Settings read from a configuration file, applied over the code's.
     pub(crate) file_config: Option<crate::config::FileConfig>,
     /// Whether `RESTLIGHT_SERVER_*` variables are ignored.
@@ -280,6 +283,18 @@ impl Restlight {
         self
     }
 
+    /// Serves the OpenAPI document of the application (`GET /openapi.json`,
+    /// `GET /openapi.yaml`) and the Swagger UI (`/swagger-ui`), generated
+    /// from the routes when asked for (feature `openapi`; see
+    /// [`OpenApiDocs`](crate::OpenApiDocs) for the paths and the version).
+    /// The `[openapi]` table of the configuration file and the
+    /// `RESTLIGHT_SERVER_OPENAPI_*` variables set the same. Default: off.
+    #[cfg(feature = "openapi")]
+    pub fn openapi(mut self, docs: crate::OpenApiDocs) -> Self {
+        self.openapi = Some(docs);
+        self
+    }
+
     /// Writes one access-log line per request through `tracing` (target
     /// `restlight::access`) and optionally to a daily file. See
     /// [`AccessLog`].
@@ -338,6 +353,14 @@ impl Restlight {
     /// client_ca_file = "/etc/orders/clients-ca.pem"
     /// client_auth = "optional"    # "required" (default), "optional", "none"
     /// handshake_timeout_ms = 5000
+    ///
+    /// [openapi]                   # feature `openapi`; present: on
+    /// json_path = "/openapi.json" # "" turns an endpoint off
+    /// yaml_path = "/openapi.yaml"
+    /// ui_path = "/swagger-ui"
+    /// version = "3.1"             # or "3.0" (3.0.3)
+    /// title = "Orders"
+    /// api_version = "1.4.2"
     /// ```
     ///
     /// Also, in `[server]`: `header_read_timeout_ms`, `idle_timeout_ms`,
@@ -350,7 +373,7 @@ impl Restlight {
     /// (0 = off). Load shedding, executors and health checks are set in
     /// code only.
     ///
-    /// An `[actuator]`, `[access_log]` or `[tls]` table turns its feature
+    /// An `[actuator]`, `[access_log]`, `[tls]` or `[openapi]` table turns its feature
     /// on, keeping the code's settings for the keys it does not set;
     /// `enabled = false` turns it off even when the code turned it on.
     /// A table that is absent leaves the code's choice alone.
@@ -420,7 +443,13 @@ impl Restlight {
     fn build_resolved(self) -> Result<App> {
         let ops = self.actuator.map(crate::ops::OpsShared::new);
         let (app, _) = crate::launch::attach_actuator(self.app, ops.as_ref());
+        #[cfg(feature = "openapi")]
+        let (app, docs) = crate::launch::attach_openapi(app, self.openapi.as_ref());
         let app = app.build()?;
+        #[cfg(feature = "openapi")]
+        if let Some(docs) = docs {
+            let _ = docs.set(app.clone());
+        }
         if let Some(ops) = ops {
             ops.fill(&app, &self.options, self.access_log.as_ref());
         }

@@ -73,6 +73,8 @@ fn server_thread(
     ready: &mpsc::SyncSender<Result<Ready>>,
     counters: Arc<Counters>,
 ) {
+    #[cfg(feature = "openapi")]
+    let openapi = restlight.openapi.clone();
     let Restlight { app, options, user_biz, actuator, access_log, .. } = restlight;
     let runtimes = match Runtimes::build(&options) {
         Ok(runtimes) => runtimes,
@@ -87,6 +89,8 @@ fn server_thread(
     };
     let ops = actuator.map(OpsShared::new);
     let (app, mgmt) = attach_actuator(app, ops.as_ref());
+    #[cfg(feature = "openapi")]
+    let (app, docs) = attach_openapi(app, openapi.as_ref());
     let built = app.build().and_then(|app| mgmt.map(AppBuilder::build).transpose().map(|mgmt| (app, mgmt)));
     let (app, mgmt_app) = match built {
         Ok(built) => built,
@@ -96,6 +100,10 @@ fn server_thread(
             return;
         }
     };
+    #[cfg(feature = "openapi")]
+    if let Some(docs) = docs {
+        let _ = docs.set(app.clone());
+    }
     let metrics = ops.as_ref().and_then(|ops| {
         ops.fill(&app, &options, access_log.as_ref());
         let _ = ops.io.set(runtimes.io.handle().clone());
@@ -203,6 +211,18 @@ pub(crate) fn attach_actuator(app: AppBuilder, ops: Option<&Arc<OpsShared>>) -> 
     } else {
         (routes.into_iter().fold(app, AppBuilder::route), None)
     }
+}
+
+/// Adds the OpenAPI routes to the application; the cell returned is to
+/// receive the application once built.
+#[cfg(feature = "openapi")]
+pub(crate) fn attach_openapi(
+    app: AppBuilder,
+    docs: Option<&crate::OpenApiDocs>,
+) -> (AppBuilder, Option<Arc<std::sync::OnceLock<App>>>) {
+    let Some(docs) = docs else { return (app, None) };
+    let cell = Arc::new(std::sync::OnceLock::new());
+    (docs.routes(&cell).into_iter().fold(app, AppBuilder::route), Some(cell))
 }
 
 fn bind_error(err: io::Error, at: SocketAddr) -> io::Error {

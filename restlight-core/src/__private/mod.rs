@@ -14,6 +14,7 @@ use http::{HeaderMap, Uri};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+pub use crate::__rl_route_doc as route_doc;
 pub use crate::bean::{check_bean, BeanParam};
 pub use crate::bind::Bindings;
 pub use crate::descriptor::{HandlerFactory, RouteDescriptor, SchedulerName};
@@ -24,14 +25,20 @@ pub use crate::intercept::registry::{InterceptorDescriptor, OptOut};
 pub use crate::intercept::Intercept;
 pub use crate::mapper::map_local;
 pub use crate::meta::{ParamMeta, ParamSource};
+#[cfg(feature = "openapi")]
+pub use crate::openapi::doc::*;
 pub use crate::param::{optional, repeated, required, FromParam};
 pub use crate::request::RequestContext;
 pub use crate::response::{Entity, IntoResponse, Response};
 pub use crate::startup::StartupError;
 pub use crate::validate::validate_entity;
+#[cfg(feature = "openapi")]
+pub use http::StatusCode;
 pub use inventory;
 pub use restlight_grammar::media::{MediaRange, Param as MediaParam};
 pub use restlight_grammar::template::{Literal, Piece, Template, Var};
+#[cfg(feature = "openapi")]
+pub use schemars::{Schema, SchemaGenerator};
 
 /// Compile-time check that a parameter type converts from text; the macro
 /// spans the call at the user's type so the error lands there.

@@ -47,6 +47,12 @@ pub(crate) struct CompiledRoute {
     pub(crate) info: RouteInfo,
     /// What the router needs, kept to rebuild the router on a change.
     pub(crate) entry: RouteEntry,
+    /// The macros' descriptor of an annotated route (for the OpenAPI document).
+    #[cfg_attr(not(feature = "openapi"), allow(dead_code))]
+    pub(crate) descriptor: Option<&'static crate::descriptor::RouteDescriptor>,
+    /// Left out of the OpenAPI document.
+    #[cfg_attr(not(feature = "openapi"), allow(dead_code))]
+    pub(crate) undocumented: bool,
 }
 
 /// What compiling a route needs, kept after startup so that routes added
@@ -156,6 +162,11 @@ impl Compiler {
                 interceptors,
             },
             entry,
+            undocumented: route.undocumented,
+            descriptor: match &route.source {
+                Source::Descriptor(d) => Some(*d),
+                Source::Built(_) => None,
+            },
         }
     }
 

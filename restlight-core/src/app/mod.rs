@@ -152,6 +152,27 @@ impl App {
         Routes(self.inner.routing.table())
     }
 
+    /// The OpenAPI document of the routes served now (feature `openapi`):
+    /// annotated resources and functions, builder routes and routes added
+    /// while serving, without starting a server. Routes built with
+    /// [`RouteBuilder::undocumented`](crate::RouteBuilder::undocumented)
+    /// are left out.
+    ///
+    /// ```
+    /// use restlight_core::{get, AppBuilder};
+    /// use restlight_core::openapi::OpenApiVersion;
+    /// let app = AppBuilder::new().route(get("/ping").handle(|_| async { "pong" })).build().unwrap();
+    /// let doc = app.openapi().title("Ping").version("1.0.0").to_value(OpenApiVersion::V3_1);
+    /// assert_eq!(doc["openapi"], "3.1.0");
+    /// assert!(doc["paths"]["/ping"]["get"].is_object());
+    /// ```
+    #[cfg(feature = "openapi")]
+    #[must_use]
+    pub fn openapi(&self) -> crate::openapi::OpenApi {
+        let table = self.inner.routing.table();
+        crate::openapi::OpenApi::new(table.routes.iter().filter(|r| !r.undocumented).cloned().collect())
+    }
+
     /// Starts a change of the routes served: add and remove routes and
     /// whole resources while serving, applied at once with
     /// [`RouteChange::apply`]. Requests in flight finish on the routes they

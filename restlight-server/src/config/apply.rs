@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::error::invalid;
 #[cfg(feature = "tls")]
 use super::sections::ClientAuthSetting;
-use super::sections::{AccessLogSection, ActuatorSection, ServerSection, TlsSection};
+use super::sections::{AccessLogSection, ActuatorSection, OpenApiSection, ServerSection, TlsSection};
 use super::{ConfigError, FileConfig};
 use crate::builder::Restlight;
 use crate::ops::Endpoint;
@@ -26,6 +26,9 @@ impl FileConfig {
         if let Some(tls) = &self.tls {
             tls.check()?;
         }
+        if let Some(openapi) = &self.openapi {
+            openapi.check()?;
+        }
         Ok(())
     }
     /// Applies the values present over the builder's.
@@ -39,6 +42,9 @@ impl FileConfig {
         }
         if let Some(tls) = self.tls {
             tls.apply(&mut r)?;
+        }
+        if let Some(openapi) = self.openapi {
+            openapi.apply(&mut r)?;
         }
         Ok(r)
     }
@@ -203,6 +209,67 @@ impl AccessLogSection {
             },
         }
         r.access_log = Some(log);
+        Ok(())
+    }
+}
+
+impl OpenApiSection {
+    /// The version names a version; the endpoints need the `openapi` feature.
+    fn check(&self) -> Result<(), ConfigError> {
+        if let Some(v) = &self.version {
+            if !matches!(v.as_str(), "3.1" | "3.0") {
+                return Err(invalid(
+                    "openapi.version",
+                    format_args!("`{v}` is not an OpenAPI version: write \"3.1\" or \"3.0\""),
+                ));
+            }
+        }
+        if cfg!(feature = "openapi") || self.enabled == Some(false) {
+            return Ok(());
+        }
+        Err(invalid(
+            "openapi",
+            "the OpenAPI endpoints need the cargo feature `openapi` (of restlight or restlight-server)",
+        ))
+    }
+
+    #[cfg_attr(not(feature = "openapi"), allow(clippy::unnecessary_wraps))]
+    fn apply(self, r: &mut Restlight) -> Result<(), ConfigError> {
+        self.check()?;
+        #[cfg(feature = "openapi")]
+        {
+            if self.enabled == Some(false) {
+                r.openapi = None;
+                return Ok(());
+            }
+            let mut docs = r.openapi.take().unwrap_or_default();
+            let path = |p: String| if p.is_empty() { None } else { Some(p) };
+            if let Some(p) = self.json_path {
+                docs.json_path = path(p);
+            }
+            if let Some(p) = self.yaml_path {
+                docs.yaml_path = path(p);
+            }
+            if let Some(p) = self.ui_path {
+                docs.ui_path = path(p);
+            }
+            if let Some(v) = self.version {
+                docs.version = if v == "3.0" {
+                    restlight_core::openapi::OpenApiVersion::V3_0
+                } else {
+                    restlight_core::openapi::OpenApiVersion::V3_1
+                };
+            }
+            if let Some(t) = self.title {
+                docs.title = t;
+            }
+            if let Some(v) = self.api_version {
+                docs.api_version = v;
+            }
+            r.openapi = Some(docs);
+        }
+        #[cfg(not(feature = "openapi"))]
+        let _ = r;
         Ok(())
     }
 }

@@ -12,7 +12,7 @@ pub const ENV_PREFIX: &str = "RESTLIGHT_SERVER_";
 
 /// The tables besides `[server]`, whose variables are
 /// `RESTLIGHT_SERVER_<TABLE>_<KEY>`.
-const TABLES: [&str; 3] = ["actuator", "access_log", "tls"];
+const TABLES: [&str; 4] = ["actuator", "access_log", "tls", "openapi"];
 
 /// The keys whose environment variable is a comma-separated list.
 const LIST_KEYS: [&str; 2] = ["server.allow_ips", "actuator.expose"];

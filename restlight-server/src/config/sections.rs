@@ -39,6 +39,7 @@ pub(crate) struct FileConfig {
     pub(crate) actuator: Option<ActuatorSection>,
     pub(crate) access_log: Option<AccessLogSection>,
     pub(crate) tls: Option<TlsSection>,
+    pub(crate) openapi: Option<OpenApiSection>,
 }
 
 impl FileConfig {
@@ -49,6 +50,7 @@ impl FileConfig {
             actuator: overlay_table(self.actuator, over.actuator, ActuatorSection::overlay),
             access_log: overlay_table(self.access_log, over.access_log, AccessLogSection::overlay),
             tls: overlay_table(self.tls, over.tls, TlsSection::overlay),
+            openapi: overlay_table(self.openapi, over.openapi, OpenApiSection::overlay),
         }
     }
 }
@@ -119,6 +121,21 @@ section! {
         enabled: bool,
         directory: PathBuf,
         file_prefix: String,
+    }
+}
+
+section! {
+    /// The `[openapi]` table (feature `openapi`): the
+    /// [`OpenApiDocs`](crate::OpenApiDocs) settings; an empty path turns
+    /// its endpoint off, `version` is `"3.1"` or `"3.0"`.
+    OpenApiSection {
+        enabled: bool,
+        json_path: String,
+        yaml_path: String,
+        ui_path: String,
+        version: String,
+        title: String,
+        api_version: String,
     }
 }
 

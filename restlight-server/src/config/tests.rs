@@ -520,3 +520,32 @@ mod tls {
         assert!(matches!(&err, ConfigError::Invalid { key, .. } if key == "tls.client_auth"), "{err:?}");
     }
 }
+
+#[cfg(feature = "openapi")]
+#[test]
+fn openapi_endpoints_from_the_environment() {
+    let r = Restlight::new()
+        .resolve_config(env(&[
+            ("RESTLIGHT_SERVER_OPENAPI_ENABLED", "true"),
+            ("RESTLIGHT_SERVER_OPENAPI_YAML_PATH", ""),
+            ("RESTLIGHT_SERVER_OPENAPI_VERSION", "3.0"),
+            ("RESTLIGHT_SERVER_OPENAPI_TITLE", "Orders"),
+        ]))
+        .unwrap();
+    let docs = r.openapi.expect("on");
+    assert_eq!(docs.json_path.as_deref(), Some("/openapi.json"));
+    assert_eq!(docs.yaml_path, None);
+    assert_eq!(docs.version, restlight_core::openapi::OpenApiVersion::V3_0);
+    assert_eq!(docs.title, "Orders");
+
+    let err = Restlight::new().resolve_config(env(&[("RESTLIGHT_SERVER_OPENAPI_VERSION", "2.0")])).unwrap_err();
+    assert!(err.to_string().contains("RESTLIGHT_SERVER_OPENAPI_VERSION"), "{err}");
+}
+
+#[test]
+fn openapi_is_off_unless_configured() {
+    let r = Restlight::new().resolve_config(env(&[])).unwrap();
+    #[cfg(feature = "openapi")]
+    assert!(r.openapi.is_none());
+    let _ = r;
+}

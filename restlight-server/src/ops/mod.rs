@@ -8,9 +8,13 @@ mod health;
 mod log_file;
 mod metrics;
 
+#[cfg(feature = "openapi")]
+mod openapi;
 pub use access_log::{AccessLog, ACCESS_TARGET};
 pub use actuator::{Actuator, Endpoint, UnknownEndpoint, DEFAULT_BASE_PATH};
 pub use health::Health;
+#[cfg(feature = "openapi")]
+pub use openapi::{OpenApiDocs, DEFAULT_JSON_PATH, DEFAULT_UI_PATH, DEFAULT_YAML_PATH};
 
 pub(crate) use access_log::{Finish, Observe, Pending};
 pub(crate) use actuator::OpsShared;
