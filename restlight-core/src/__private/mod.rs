@@ -26,6 +26,7 @@ pub use crate::mapper::map_local;
 pub use crate::meta::{ParamMeta, ParamSource};
 pub use crate::param::{optional, repeated, required, FromParam};
 pub use crate::request::RequestContext;
+pub use crate::resolve::ResolveContext;
 pub use crate::response::{Entity, IntoResponse, Response};
 pub use crate::startup::StartupError;
 pub use crate::validate::validate_entity;
@@ -55,10 +56,12 @@ pub fn error_response(error: HttpError) -> Response {
 
 mod context;
 mod entity;
+mod resolve;
 mod resource;
 mod returns;
 
 pub use context::*;
 pub use entity::*;
+pub use resolve::*;
 pub use resource::*;
 pub use returns::*;
