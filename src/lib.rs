@@ -62,6 +62,8 @@
 //! | `#[default_value("..")]` | parameter | used when the value is absent |
 //! | `#[bean_param]` | parameter | a struct with `#[derive(BeanParam)]` whose fields carry the source attributes above: several values read as one; its `#[path_param]` fields are checked against the template at startup |
 //! | `#[context]` | parameter | the request (`&RequestContext`, `&HeaderMap`, `&Uri`, `&Method`) or a bean registered with `.bean(..)` |
+//! | `#[resolve]` `#[resolve("name")]` | parameter | a value of your own type: its [`FromRequest`] (or [`FromRequestWith`]) implementation, bound at compile time, else the first [`ResolverFactory`] that claims it at startup (see *Your own parameter types*) |
+//! | `#[request_attribute]` | parameter | the typed value a filter or interceptor stored on the request ([`RequestContext::set_attribute`]): `&T`, `T` (a clone), `Option<&T>` or `Option<T>`; a required one that is absent is a 500 naming the type, logged once per route |
 //! | (none) | one parameter | the entity, decoded by Content-Type |
 //! | `#[valid]` | the entity | validated with `garde` after decoding; 400 lists every violation |
 //! | `#[no_interceptors]` `#[skip_interceptor(Type, ..)]` | impl block or method | the routes decline all interceptors, or those types |
@@ -75,6 +77,126 @@
 //! first.
 //!
 //! Framework errors are RFC 9457 problem details; see [`HttpError`].
+//!
+//! ## Your own parameter types
+//!
+//! A handler can take values of your own types, read from the request by
+//! your code, instead of taking `&RequestContext` and repeating that code
+//! in every handler:
+//!
+//! - **Request attributes** carry what filters and interceptors learn about
+//!   a request to the handler: typed values keyed by their type, stored with
+//!   [`RequestContext::set_attribute`] (an interceptor's `pre_handle`) or in
+//!   the `http::Request`'s extensions (a filter or a tower layer), read with
+//!   `#[request_attribute]` or [`RequestContext::attribute`].
+//! - **Argument resolvers**: implement [`FromRequest`] for a type and mark
+//!   the parameter `#[resolve]`. The macro picks the implementation from the
+//!   parameter's type at compile time: the parameter costs what
+//!   `from_request` does, no lookup and no dynamic call (measured in
+//!   BENCHMARKS.md, *Argument resolvers*). Its error is answered like a
+//!   handler's own: an [`HttpError`] as problem details, any other
+//!   `std::error::Error` through the `#[exception_handler]`s and
+//!   [`ExceptionMapper`]s. A resolver that needs a bean or a setting
+//!   implements [`FromRequestWith`], whose state is bound once per route at
+//!   startup. Builder routes call [`resolve`].
+//! - **Resolver factories** ([`ResolverFactory`], registered with
+//!   `.resolver_factory(..)`) claim, once at startup, the `#[resolve]`
+//!   parameters whose types implement neither trait, from their
+//!   declaration ([`ParamDecl`]: name, type, route). A parameter no factory
+//!   claims stops startup with an error naming it and its route.
+//!
+//! Why an attribute: the parameter without attribute is the request entity,
+//! and the macro sees names, not traits; `#[resolve]` keeps every
+//! parameter's source readable in the signature and in the route's
+//! metadata (a resolved value is never mistaken for a body), and a type
+//! with a resolver written without it is a compile error that says so.
+//!
+//! Authentication, the usual case (`examples/auth.rs` is the same, served):
+//! an interceptor stores the principal, a resolver turns it into the
+//! signed-in user or a 401, and handlers take `user: CurrentUser`.
+//!
+//! ```
+//! use restlight::prelude::*;
+//!
+//! #[derive(Clone)]
+//! struct Principal(String);
+//!
+//! struct Authenticate;
+//! impl Interceptor for Authenticate {
+//!     async fn pre_handle(&self, ctx: &mut RequestContext) -> ControlFlow<Response> {
+//!         if ctx.header("authorization") == Some("Bearer s3cret") {
+//!             ctx.set_attribute(Principal("ada".into()));
+//!         }
+//!         ControlFlow::Continue(())
+//!     }
+//! }
+//!
+//! struct CurrentUser(Principal);
+//! impl FromRequest for CurrentUser {
+//!     type Error = HttpError;
+//!     async fn from_request(req: &RequestContext, _: &ResolveContext) -> Result<Self, HttpError> {
+//!         req.attribute::<Principal>().cloned().map(CurrentUser).ok_or_else(|| HttpError::unauthorized("sign in"))
+//!     }
+//! }
+//!
+//! #[derive(Default)]
+//! struct Account;
+//!
+//! #[restlight::path("/account")]
+//! impl Account {
+//!     #[get]
+//!     #[produces("text/plain")]
+//!     async fn me(&self, #[resolve] user: CurrentUser) -> String {
+//!         user.0 .0
+//!     }
+//!
+//!     #[get]
+//!     #[path("/greeting")]
+//!     #[produces("text/plain")]
+//!     async fn greeting(&self, #[request_attribute] who: Option<&Principal>) -> String {
+//!         format!("hello, {}", who.map_or("stranger", |p| p.0.as_str()))
+//!     }
+//! }
+//!
+//! let client = Restlight::new().interceptor(Intercept::new(Authenticate)).mock().unwrap();
+//! assert_eq!(client.get("/account").send_blocking().status(), 401);
+//! assert_eq!(client.get("/account").header("authorization", "Bearer s3cret").send_blocking().text(), "ada");
+//! assert_eq!(client.get("/account/greeting").send_blocking().text(), "hello, stranger");
+//! ```
+//!
+//! ## Your own response types
+//!
+//! A type that implements [`IntoResponse`] is returned as it is. To keep
+//! content negotiation (the route's `#[produces]` and the client's `Accept`
+//! choose the codec, 406 when none fits) while setting the status and
+//! headers, build the response with [`ResponseBuilder`] and give it the
+//! value with [`ResponseBuilder::entity`] (or wrap the value in [`Entity`]
+//! and change the response it gives):
+//!
+//! ```
+//! use restlight::prelude::*;
+//!
+//! #[derive(serde::Serialize)]
+//! struct Job { id: u64 }
+//!
+//! impl IntoResponse for Job {
+//!     fn into_response(self) -> Response {
+//!         let location = format!("/jobs/{}", self.id);
+//!         ResponseBuilder::new(StatusCode::ACCEPTED).location(&location).header("retry-after", "5").entity(self).into_response()
+//!     }
+//! }
+//!
+//! #[restlight::post("/jobs")]
+//! #[produces("application/json")]
+//! async fn submit() -> Job { Job { id: 42 } }
+//!
+//! let client = Restlight::new().mock().unwrap();
+//! let res = client.post("/jobs").send_blocking();
+//! assert_eq!((res.status().as_u16(), res.header("location")), (202, Some("/jobs/42")));
+//! assert_eq!(res.header("content-type"), Some("application/json"));
+//! assert_eq!(res.text(), r#"{"id":42}"#);
+//! assert_eq!(client.post("/jobs").header("accept", "text/html").send_blocking().status(), 406);
+//! ```
 //!
 //! ## JAX-RS request matching in Restlight
 //!
@@ -298,6 +420,10 @@ pub use restlight_core::{
 };
 pub use restlight_core::{delete, get, head, options, patch, post, put, route};
 pub use restlight_core::{filter, intercept, layer, mapper};
+pub use restlight_core::{
+    resolve, Bindings, Claimed, FromRequest, FromRequestWith, ParamDecl, ParamMeta, ParamSource, ResolveContext,
+    ResolveFuture, Resolver, ResolverFactory,
+};
 pub use restlight_core::{AppliedChange, MatchedRoute, RouteChange, Routes, RoutesIter};
 pub use restlight_core::{BodyStream, BodyTimeout, BodyTooSlow, Event, Sse};
 pub use restlight_core::{ExceptionMapper, Failure, Fallible, PathSegment, RequestHead};
@@ -356,6 +482,7 @@ pub mod prelude {
         Scheduler, Sse, StatusCode,
     };
     pub use crate::{BeanParam, ExceptionMapper, Failure, RequestHead, Response};
+    pub use crate::{FromRequest, ResolveContext};
     pub use std::ops::ControlFlow;
 }
 

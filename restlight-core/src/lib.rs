@@ -53,6 +53,7 @@ mod multipart;
 pub mod openapi;
 mod param;
 mod request;
+mod resolve;
 mod response;
 mod route;
 pub mod router;
@@ -71,6 +72,7 @@ pub use app::{
     App, AppBuilder, AppliedChange, MatchedRoute, RouteChange, RouteInfo, Routes, RoutesIter, DEFAULT_MAX_BODY,
 };
 pub use bean::BeanParam;
+pub use bind::{Bindings, FromRequestWith};
 pub use body::Body;
 pub use body_timeout::{BodyTimeout, BodyTooSlow};
 pub use error::{BoxError, HttpError};
@@ -80,9 +82,11 @@ pub use executor::{
 };
 pub use handler::BoxFuture;
 pub use mapper::{ExceptionMapper, Failure, Fallible};
+pub use meta::{ParamMeta, ParamSource};
 pub use multipart::{Field, Multipart, MultipartLimits, SpooledFile};
 pub use param::FromParam;
 pub use request::{RequestContext, RequestHead};
+pub use resolve::{resolve, Claimed, FromRequest, ParamDecl, ResolveContext, ResolveFuture, Resolver, ResolverFactory};
 pub use response::{Created, Entity, IntoResponse, Json, NoContent, Response, ResponseBuilder};
 pub use route::{delete, get, head, options, patch, post, put, route, Route, RouteBuilder};
 pub use segment::PathSegment;

@@ -22,6 +22,13 @@ pub enum ParamSource {
     Entity,
     /// The request or an application bean (`#[context]`).
     Context,
+    /// A value of the user's own type, resolved by its
+    /// [`FromRequest`](crate::FromRequest) implementation or a registered
+    /// [`ResolverFactory`](crate::ResolverFactory) (`#[resolve]`).
+    Resolved,
+    /// A request attribute: a typed value a filter, interceptor or layer
+    /// stored in the request's extensions (`#[request_attribute]`).
+    Attribute,
     /// A struct gathered from several sources (`#[bean_param]`, a type
     /// deriving [`BeanParam`](crate::BeanParam)).
     Bean,
@@ -40,6 +47,8 @@ impl ParamSource {
             Self::Form => "form",
             Self::Entity => "entity",
             Self::Context => "context",
+            Self::Resolved => "resolved",
+            Self::Attribute => "attribute",
             Self::Bean => "bean",
         }
     }

@@ -113,6 +113,25 @@ impl RequestContext {
         &mut Arc::make_mut(&mut self.parts).extensions
     }
 
+    /// The request attribute of type `T`: a value a filter, a tower layer
+    /// or an interceptor's `pre_handle` stored for the handler. Attributes
+    /// are keyed by their type (wrap a value in a newtype to store two of
+    /// one type) and live in the request's [`extensions`](Self::extensions),
+    /// so a value a filter or layer inserted into the `http::Request`'s
+    /// extensions is an attribute too. Handlers read them with
+    /// `#[request_attribute]`.
+    #[must_use]
+    pub fn attribute<T: Send + Sync + 'static>(&self) -> Option<&T> {
+        self.parts.extensions.get::<T>()
+    }
+
+    /// Stores `value` as the request attribute of its type, returning the
+    /// one it replaces (from an interceptor's `pre_handle`; a filter
+    /// inserts into `req.extensions_mut()`).
+    pub fn set_attribute<T: Clone + Send + Sync + 'static>(&mut self, value: T) -> Option<T> {
+        self.extensions_mut().insert(value)
+    }
+
     /// The request headers, to change (from an interceptor's `pre_handle`).
     pub fn headers_mut(&mut self) -> &mut HeaderMap {
         &mut Arc::make_mut(&mut self.parts).headers
@@ -216,7 +235,11 @@ impl RequestContext {
             ParamSource::Cookie => self.cookie(name).map(Cow::Borrowed),
             ParamSource::Matrix => self.matrix_param(name).map(Cow::Borrowed),
             ParamSource::Form => self.form_param(name).map(Cow::Borrowed),
-            ParamSource::Entity | ParamSource::Context | ParamSource::Bean => None,
+            ParamSource::Entity
+            | ParamSource::Context
+            | ParamSource::Bean
+            | ParamSource::Resolved
+            | ParamSource::Attribute => None,
         }
     }
 
@@ -236,7 +259,11 @@ impl RequestContext {
                 None => Vec::new(),
             },
             ParamSource::Form => all(self.form(), name),
-            ParamSource::Entity | ParamSource::Context | ParamSource::Bean => Vec::new(),
+            ParamSource::Entity
+            | ParamSource::Context
+            | ParamSource::Bean
+            | ParamSource::Resolved
+            | ParamSource::Attribute => Vec::new(),
         }
     }
 

@@ -96,6 +96,20 @@ pub enum StartupError {
         /// The type.
         type_name: &'static str,
     },
+    /// A `#[resolve]` parameter whose type has no [`FromRequest`](crate::FromRequest)
+    /// or [`FromRequestWith`](crate::FromRequestWith) implementation was
+    /// claimed by no registered [`ResolverFactory`](crate::ResolverFactory),
+    /// or the resolver a factory gave produces another type.
+    UnresolvedParam {
+        /// The parameter's name.
+        param: &'static str,
+        /// Its Rust type as written.
+        rust_type: &'static str,
+        /// The route.
+        route: String,
+        /// Why: no factory claimed it, or the claiming factory's resolver type.
+        reason: String,
+    },
     /// Several problems at once.
     Many(Vec<StartupError>),
 }
@@ -143,6 +157,12 @@ impl fmt::Display for StartupError {
                 f,
                 "`{type_name}` has no annotated routes: only types with a `#[restlight::path]` impl block can be \
                  added as resources"
+            ),
+            Self::UnresolvedParam { param, rust_type, route, reason } => write!(
+                f,
+                "route {route}: the `#[resolve]` parameter `{param}: {rust_type}` {reason}; implement \
+                 `FromRequest` for `{rust_type}`, or register a `ResolverFactory` that claims it with \
+                 `.resolver_factory(..)`"
             ),
             Self::Many(all) => {
                 writeln!(f, "{} startup problems:", all.len())?;

@@ -63,16 +63,20 @@ pub(crate) fn required_lit(attr: &Attribute, what: &str, example: &str) -> syn::
 
 /// `#[context]`, `#[bean_param]`: no argument.
 pub(crate) fn no_args(attr: &Attribute) -> syn::Result<()> {
+    no_args_because(attr, "")
+}
+
+/// As [`no_args`], with `help` for the help line (empty: the usual one).
+pub(crate) fn no_args_because(attr: &Attribute, help: &str) -> syn::Result<()> {
     match args_tokens(attr)? {
         Some(tokens) if !tokens.is_empty() => {
             let name = helper(attr).map_or("attr", Helper::name);
-            Err(syn::Error::new_spanned(
-                tokens,
-                with_help(
-                    format!("`#[{name}]` takes no argument"),
-                    format!("write `#[{name}]`: the parameter's type says what it is"),
-                ),
-            ))
+            let help = if help.is_empty() {
+                format!("write `#[{name}]`: the parameter's type says what it is")
+            } else {
+                format!("write `#[{name}]`: {help}")
+            };
+            Err(syn::Error::new_spanned(tokens, with_help(format!("`#[{name}]` takes no argument"), help)))
         }
         _ => Ok(()),
     }

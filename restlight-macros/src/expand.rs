@@ -87,6 +87,9 @@ fn route(route: &Route, res: Option<&Resource>, docs: &crate::openapi::Docs) -> 
         per_request.push(quote!(let __this = ::std::sync::Arc::clone(&__this);));
     }
 
+    let local = res.map(|r| local_handlers(r, &p));
+    let name = route_name(route, res);
+
     // Per request: one statement per parameter.
     let mut reads = Vec::new();
     let mut args = Vec::new();
@@ -115,6 +118,14 @@ fn route(route: &Route, res: Option<&Resource>, docs: &crate::openapi::Docs) -> 
                     }
                 }
             }
+            Some(Source::Resolve) => {
+                let slot = format_ident!("__rs{}", param.index);
+                let (bind, read) = resolve(&p, &param_ty, &slot, &meta, &name, local.as_ref());
+                setup.push(bind);
+                per_request.push(quote!(let #slot = ::core::clone::Clone::clone(&#slot);));
+                read
+            }
+            Some(Source::Attribute) => attribute(&p, &param_ty, &meta, &name),
             Some(_) => value(&p, &param_ty, &meta),
             None => {
                 setup.push(quote! {
@@ -162,7 +173,6 @@ fn route(route: &Route, res: Option<&Resource>, docs: &crate::openapi::Docs) -> 
 
     let doc = crate::openapi::route_doc(route, docs, &p, &fix);
     let descriptor = descriptor(route, res, &p, &doc);
-    let local = res.map(|r| local_handlers(r, &p));
     let cfgs = &route.cfgs;
     quote! {
         #(#cfgs)*
@@ -239,12 +249,113 @@ fn entity(p: &TokenStream, param_ty: &Type, meta: &TokenStream) -> TokenStream {
     quote! {
         {
             #[allow(unused_imports)]
-            use #p::{EntityRaw as _, EntityDecoded as _, EntityUnsupported as _};
-            match (&&&#p::EntityProbe::<#param_ty>::new()).#read(&__req, #meta) {
+            use #p::{EntityResolvable as _, EntityRaw as _, EntityDecoded as _, EntityUnsupported as _};
+            match (&&&&#p::EntityProbe::<#param_ty>::new()).#read(&__req, #meta) {
                 ::core::result::Result::Ok(__v) => __v,
                 ::core::result::Result::Err(__e) => return #p::error_response(__e),
             }
         }
+    }
+}
+
+/// The binding at startup and the read per request of a `#[resolve]`
+/// parameter: the type's `FromRequest`, else its `FromRequestWith`, else a
+/// factory's resolver, chosen by the probe at compile time. A failure is
+/// answered as the handler's own error would be (`local`: the resource's
+/// `#[exception_handler]`s).
+fn resolve(
+    p: &TokenStream,
+    param_ty: &Type,
+    slot: &syn::Ident,
+    meta: &TokenStream,
+    route: &str,
+    local: Option<&TokenStream>,
+) -> (TokenStream, TokenStream) {
+    let span = param_ty.span();
+    let (bind, kind) = (quote_spanned!(span=> __rl_bind), quote_spanned!(span=> __rl_kind));
+    let probe = quote!((&&&#p::ResolveProbe::<#param_ty>::new()));
+    let traits = quote! {
+        #[allow(unused_imports)]
+        use #p::{ResolveStatic as _, ResolveWithState as _, ResolveClaimed as _};
+    };
+    let bind = quote! {
+        let #slot = {
+            #traits
+            #probe.#bind(__b, #meta)?
+        };
+    };
+    let read = quote! {
+        {
+            #traits
+            match #probe.__rl_resolve(&__req, &#slot, &#p::ResolveContext::new(#meta, #route)).await {
+                ::core::result::Result::Ok(__v) => __v,
+                ::core::result::Result::Err(__e) => {
+                    #[allow(unused_imports)]
+                    use #p::{
+                        KindIntoResponse as _, KindResult as _, KindOption as _, KindResultError as _,
+                        KindSerializeError as _, KindSerialize as _, KindUnsupported as _,
+                    };
+                    let __ret: ::core::result::Result<(), _> = ::core::result::Result::Err(__e);
+                    let __res = (&&&&&#p::w(&__ret)).#kind().respond(__ret);
+                    #local
+                    return __res;
+                }
+            }
+        }
+    };
+    (bind, read)
+}
+
+/// Reads a `#[request_attribute]` parameter: `&T` borrowed, `T` cloned,
+/// `Option<&T>` or `Option<T>` when it may be absent; a required one that
+/// is absent is a 500 naming the type, logged once per route.
+fn attribute(p: &TokenStream, param_ty: &Type, meta: &TokenStream, route: &str) -> TokenStream {
+    let (optional, whole) = match ty::value_shape(param_ty) {
+        ValueShape::Optional(inner) => (true, inner),
+        _ => (false, param_ty),
+    };
+    let (by_ref, inner) = match ty::context_shape(whole) {
+        ContextShape::Ref(inner) => (true, inner),
+        _ => (false, whole),
+    };
+    let span = inner.span();
+    let get = quote_spanned!(span=> #p::attribute::<#inner>);
+    let check = quote_spanned!(span=> #p::assert_attribute::<#inner>(););
+    let value = if by_ref {
+        quote!(__v)
+    } else {
+        let clone = quote_spanned!(span=> ::core::clone::Clone::clone);
+        quote!(#clone(__v))
+    };
+    let absent = if optional {
+        quote!(::core::option::Option::None)
+    } else {
+        quote! {
+            {
+                static __RL_LOGGED: ::core::sync::atomic::AtomicBool = ::core::sync::atomic::AtomicBool::new(false);
+                return #p::missing_attribute(#meta, #route, ::core::any::type_name::<#inner>(), &__RL_LOGGED);
+            }
+        }
+    };
+    let value = if optional { quote!(::core::option::Option::Some(#value)) } else { value };
+    quote! {
+        {
+            #check
+            match #get(&__req) {
+                ::core::option::Option::Some(__v) => #value,
+                ::core::option::Option::None => #absent,
+            }
+        }
+    }
+}
+
+/// The route's readable name, as its descriptor gives it: `Users::list` or `hello`.
+fn route_name(route: &Route, res: Option<&Resource>) -> String {
+    let ident = route.ident.to_string();
+    let ident = ident.strip_prefix("r#").unwrap_or(&ident);
+    match res {
+        Some(r) => format!("{}::{ident}", r.name),
+        None => ident.to_owned(),
     }
 }
 
@@ -293,6 +404,8 @@ fn param_meta(param: &Param, fix: &impl Fn(&Type) -> Type) -> TokenStream {
         match param.source() {
             None => "entity",
             Some(Source::Bean) => "bean",
+            Some(Source::Resolve) => "resolved",
+            Some(Source::Attribute) => "attribute",
             Some(_) => "context",
         }
         .to_owned()
@@ -391,6 +504,8 @@ pub(crate) fn param_source(source: Option<Source>) -> TokenStream {
         Some(Source::Form) => quote!(Form),
         Some(Source::Context) => quote!(Context),
         Some(Source::Bean) => quote!(Bean),
+        Some(Source::Resolve) => quote!(Resolved),
+        Some(Source::Attribute) => quote!(Attribute),
     }
 }
 

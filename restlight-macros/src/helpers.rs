@@ -211,6 +211,20 @@ pub(crate) const TABLE: &[Entry] = &[
     ),
     entry!(Helper::Source(Source::Context), "context", &[Param], Some(ONE_SOURCE), "the request or a bean"),
     entry!(Helper::Source(Source::Bean), "bean_param", &[Param], Some(ONE_SOURCE), "a struct deriving `BeanParam`"),
+    entry!(
+        Helper::Source(Source::Resolve),
+        "resolve",
+        &[Param],
+        Some(ONE_SOURCE),
+        "resolved by the type's `FromRequest` or a resolver factory"
+    ),
+    entry!(
+        Helper::Source(Source::Attribute),
+        "request_attribute",
+        &[Param],
+        Some(ONE_SOURCE),
+        "a typed value a filter or interceptor stored on the request"
+    ),
     entry!(Helper::Valid, "valid", &[Entity], Some("keep one `#[valid]`"), "the entity is validated with garde"),
     entry!(
         Helper::RequestSerializer,

@@ -165,7 +165,9 @@ pub fn interceptor(args: TokenStream, item: TokenStream) -> TokenStream {
         form_param,
         default_value,
         context,
-        bean_param
+        bean_param,
+        resolve,
+        request_attribute
     )
 )]
 pub fn derive_bean_param(item: TokenStream) -> TokenStream {

@@ -154,6 +154,10 @@ pub(crate) enum Source {
     Context,
     /// `#[bean_param]`: a struct deriving `BeanParam`.
     Bean,
+    /// `#[resolve]`: the type's own resolver, else a resolver factory's.
+    Resolve,
+    /// `#[request_attribute]`: a typed value stored on the request.
+    Attribute,
 }
 
 impl Source {

@@ -296,6 +296,14 @@ fn param(cx: &mut Ctxt, p: &Param, full: Option<&[&Template]>) {
                 "`#[default_value]` cannot apply to a `#[context]` parameter",
                 "a context value is the request or a bean; remove the default",
             )),
+            Some(Source::Attribute) => Some((
+                "`#[default_value]` cannot apply to a `#[request_attribute]` parameter",
+                "a request attribute is a typed value, not text: take `Option<T>` and choose the default in the handler",
+            )),
+            Some(Source::Resolve) => Some((
+                "`#[default_value]` cannot apply to a `#[resolve]` parameter",
+                "the resolver decides the value: give the default in its `from_request`",
+            )),
             Some(Source::Bean) => Some((
                 "`#[default_value]` cannot apply to a `#[bean_param]` parameter",
                 "put the default on the field of the bean: `#[query_param] #[default_value(\"20\")] limit: usize`",
@@ -328,6 +336,21 @@ fn param(cx: &mut Ctxt, p: &Param, full: Option<&[&Template]>) {
     if source == Source::Bean {
         // Its fields are checked by `#[derive(BeanParam)]`, its path
         // variables against the template at startup.
+        return;
+    }
+    if source == Source::Resolve {
+        return;
+    }
+    if source == Source::Attribute {
+        if let ContextShape::MutRef(span) = ty::context_shape(ty::value_shape(&p.ty).inner()) {
+            cx.error(
+                span,
+                with_help(
+                    "a `#[request_attribute]` parameter cannot be `&mut`: the request is shared",
+                    "take `&T`, `T` (a clone), `Option<&T>` or `Option<T>`",
+                ),
+            );
+        }
         return;
     }
     if source == Source::Context {

@@ -99,6 +99,7 @@ app_setters! {
     /// [`App::add_resource`] (through [`ServerHandle::app`]).
     fn exclude_resource<T>() where [T: 'static];
     fn bean<T>(value: T) where [T: Send + Sync + 'static];
+    fn resolver_factory(factory: impl restlight_core::ResolverFactory);
     ///
     /// For example `restlight_core::get("/ping").handle(|_ctx| async { "pong" })`.
     fn route(route: impl Into<Route>);

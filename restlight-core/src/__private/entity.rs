@@ -21,6 +21,35 @@ impl<T> Default for EntityProbe<T> {
     }
 }
 
+/// A type with an argument resolver, written without attribute: the
+/// bound reports that it needs `#[resolve]`.
+pub trait EntityResolvable<T> {
+    /// Never runs.
+    ///
+    /// # Errors
+    /// Never.
+    fn __rl_read(&self, ctx: &RequestContext, meta: &ParamMeta) -> Result<T, HttpError>
+    where
+        T: ResolvedNotEntity;
+}
+impl<T: crate::resolve::FromRequest> EntityResolvable<T> for &&&EntityProbe<T> {
+    fn __rl_read(&self, _: &RequestContext, _: &ParamMeta) -> Result<T, HttpError>
+    where
+        T: ResolvedNotEntity,
+    {
+        unreachable!("ResolvedNotEntity is never implemented")
+    }
+}
+
+/// Never implemented: names the problem when a type with a resolver is
+/// written where the entity is expected.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has an argument resolver, but the parameter has no attribute, so it would be the entity",
+    label = "mark this parameter `#[resolve]`",
+    note = "a parameter without attribute is the request entity, decoded from the body; `#[resolve]` reads it with `FromRequest`"
+)]
+pub trait ResolvedNotEntity {}
+
 /// Raw entities: bytes and text.
 pub trait EntityRaw<T> {
     /// Reads the entity.
@@ -84,7 +113,7 @@ impl<T: DeserializeOwned> EntityDecoded<T> for &EntityProbe<T> {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be read from the request body",
     label = "the parameter without attribute is the entity, decoded from the body",
-    note = "derive `serde::Deserialize` for `{Self}`, or take `String`, `Bytes`, `Vec<u8>`, `BodyStream` or `Multipart`; a value read from elsewhere needs its attribute (`#[query_param]`, `#[header_param]`, `#[context]`, ...)"
+    note = "derive `serde::Deserialize` for `{Self}`, or take `String`, `Bytes`, `Vec<u8>`, `BodyStream` or `Multipart`; a value read from elsewhere needs its attribute (`#[query_param]`, `#[header_param]`, `#[context]`, ...), one of your own type `#[resolve]` (implementing `FromRequest`), one a filter or interceptor stored `#[request_attribute]`"
 )]
 pub trait EntityType {}
 

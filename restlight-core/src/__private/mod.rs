@@ -29,6 +29,7 @@ pub use crate::meta::{ParamMeta, ParamSource};
 pub use crate::openapi::doc::*;
 pub use crate::param::{optional, repeated, required, FromParam};
 pub use crate::request::RequestContext;
+pub use crate::resolve::ResolveContext;
 pub use crate::response::{Entity, IntoResponse, Response};
 pub use crate::startup::StartupError;
 pub use crate::validate::validate_entity;
@@ -62,10 +63,12 @@ pub fn error_response(error: HttpError) -> Response {
 
 mod context;
 mod entity;
+mod resolve;
 mod resource;
 mod returns;
 
 pub use context::*;
 pub use entity::*;
+pub use resolve::*;
 pub use resource::*;
 pub use returns::*;

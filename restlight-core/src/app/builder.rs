@@ -57,6 +57,7 @@ pub struct AppBuilder {
     url_format: UrlFormatOptions,
     strict_matching: bool,
     compression: CompressOptions,
+    resolver_factories: Vec<Arc<dyn crate::resolve::ResolverFactory>>,
 }
 
 impl Default for AppBuilder {
@@ -82,6 +83,7 @@ impl fmt::Debug for AppBuilder {
             .field("url_format", &self.url_format)
             .field("strict_matching", &self.strict_matching)
             .field("compression", &self.compression)
+            .field("resolver_factories", &self.resolver_factories.len())
             .finish()
     }
 }
@@ -107,6 +109,7 @@ impl AppBuilder {
             url_format: UrlFormatOptions::default(),
             strict_matching: false,
             compression: CompressOptions::default(),
+            resolver_factories: Vec::new(),
         }
     }
 
@@ -121,6 +124,17 @@ impl AppBuilder {
     /// Registers a bean for `#[context] name: &T` parameters, looked up by type.
     pub fn bean<T: Send + Sync + 'static>(mut self, value: T) -> Self {
         self.beans.insert(Arc::new(value));
+        self
+    }
+
+    /// Registers a [`ResolverFactory`](crate::ResolverFactory): at startup,
+    /// every `#[resolve]` parameter whose type implements neither
+    /// [`FromRequest`](crate::FromRequest) nor
+    /// [`FromRequestWith`](crate::FromRequestWith) is offered to the
+    /// factories in registration order, and the first that claims it
+    /// resolves it. Default: none, and such a parameter stops startup.
+    pub fn resolver_factory(mut self, factory: impl crate::resolve::ResolverFactory) -> Self {
+        self.resolver_factories.push(Arc::new(factory));
         self
     }
 
@@ -335,6 +349,7 @@ impl AppBuilder {
             codecs: Arc::clone(&codecs),
             next_id: 0,
             strict: self.strict_matching,
+            resolver_factories: std::mem::take(&mut self.resolver_factories).into(),
         };
         let mut resources = compiler.resources.clone();
         let mut missing_resources = BTreeSet::new();

@@ -61,6 +61,8 @@ pub(crate) struct Compiler {
     /// Resource instances by type: registered, or built with `Default`.
     pub(crate) resources: Registry,
     pub(super) beans: Registry,
+    /// The registered resolver factories, in registration order.
+    pub(super) resolver_factories: Arc<[Arc<dyn crate::resolve::ResolverFactory>]>,
     pub(super) executors: HashMap<String, Exec>,
     pub(super) default_scheduler: String,
     pub(super) max_body: usize,
@@ -93,7 +95,7 @@ impl Compiler {
             Source::Built(h) => Some(h.clone()),
             Source::Descriptor(d) => {
                 let label = format!("{} ({location})", route.name);
-                let mut bindings = Bindings::new(resources, &self.beans, &label);
+                let mut bindings = Bindings::new(resources, &self.beans, &label, &self.resolver_factories);
                 let built = (d.factory)(&mut bindings);
                 stream_body |= bindings.stream_body;
                 match built {

@@ -302,7 +302,7 @@ fn text(value: Option<&HeaderValue>) -> Option<&str> {
 
 /// A 500 is logged with the route that answered it.
 fn log_internal_error(route: &CompiledRoute, res: &Response) {
-    if res.status() == StatusCode::INTERNAL_SERVER_ERROR {
+    if res.status() == StatusCode::INTERNAL_SERVER_ERROR && res.extensions().get::<crate::resolve::Logged>().is_none() {
         if let Some(e) = res.extensions().get::<HttpError>() {
             tracing::error!(route = %route.info.name, location = %route.info.location, "{}", e.detail());
         }

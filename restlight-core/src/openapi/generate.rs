@@ -318,7 +318,13 @@ fn operation(
             ParamSource::Query => "query",
             ParamSource::Header => "header",
             ParamSource::Cookie => "cookie",
-            ParamSource::Path | ParamSource::Context | ParamSource::Bean => continue,
+            // Values the server supplies itself (beans, resolvers, request
+            // attributes): nothing a client sends by that name.
+            ParamSource::Path
+            | ParamSource::Context
+            | ParamSource::Bean
+            | ParamSource::Resolved
+            | ParamSource::Attribute => continue,
             ParamSource::Matrix => {
                 reads_input = true;
                 matrix.push(format!("`{}`{}", meta.name, if required { " (required)" } else { "" }));

@@ -34,7 +34,12 @@ pub(super) fn param(cx: &mut Ctxt, index: usize, pt: &mut syn::PatType) -> Param
         };
         match helper {
             Helper::Source(source) => {
-                if matches!(source, Source::Context | Source::Bean) {
+                if source == Source::Attribute {
+                    cx.ok(args::no_args_because(
+                        a,
+                        "request attributes are keyed by their type: wrap the value in a newtype to tell two of one type apart",
+                    ));
+                } else if matches!(source, Source::Context | Source::Bean) {
                     cx.ok(args::no_args(a));
                 } else if let Some(lit) = explicit_name(cx, a, source, "the Rust identifier") {
                     out.explicit_name.get_or_insert(lit);
