@@ -208,6 +208,10 @@ pub use restlight_macros::{
     path, post, produces, put, request_serializer, response_serializer, scheduled, serializer, skip_interceptor,
     timeout,
 };
+pub use restlight_macros::{
+    delete_mapping, get_mapping, patch_mapping, post_mapping, put_mapping, request_mapping, response_status,
+    rest_controller, rest_controller_advice,
+};
 pub use restlight_server::{AccessLog, Actuator, ConfigError, Endpoint, Health, UnknownEndpoint};
 #[cfg(feature = "tls")]
 pub use restlight_server::{ClientAuth, TlsConfig, TlsError};
@@ -243,6 +247,9 @@ pub mod prelude {
         delete, get, head, options, patch, post, put, BodyStream, Created, Entity, Event, FailFast, HttpError,
         IntoResponse, Json, Multipart, MultipartLimits, NoContent, RequestContext, ResponseBuilder, Restlight,
         Scheduler, Sse, StatusCode,
+    };
+    pub use crate::{
+        delete_mapping, get_mapping, patch_mapping, post_mapping, put_mapping, request_mapping, response_status,
     };
     pub use crate::{BeanParam, ExceptionMapper, Failure, RequestHead, Response};
     pub use std::ops::ControlFlow;
