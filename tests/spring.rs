@@ -318,3 +318,42 @@ fn spring_path_syntax() {
     assert_eq!(c.get("/notes/files/a/b.txt").send_blocking().text(), "a/b.txt");
     assert_eq!(c.get("/root").send_blocking().text(), "root");
 }
+
+/// `#[validated]` (and `#[valid]`) bodies, checked with garde as in the JAX-RS style.
+#[cfg(feature = "validation")]
+mod validated {
+    use restlight::prelude::*;
+    use serde::Deserialize;
+
+    #[derive(Deserialize, garde::Validate)]
+    struct Signup {
+        #[garde(length(min = 2))]
+        name: String,
+    }
+
+    #[derive(Default)]
+    struct Signups;
+
+    #[restlight::rest_controller]
+    #[request_mapping("/signups")]
+    impl Signups {
+        #[post_mapping]
+        async fn create(
+            &self,
+            #[request_body]
+            #[validated]
+            signup: Signup,
+        ) -> String {
+            signup.name
+        }
+    }
+
+    #[test]
+    fn validated_bodies_are_checked() {
+        let client = Restlight::new().mock().unwrap();
+        let ok = client.post("/signups").json(&serde_json::json!({"name": "Ada"})).send_blocking();
+        assert_eq!(ok.text(), "Ada");
+        let bad = client.post("/signups").json(&serde_json::json!({"name": "A"})).send_blocking();
+        assert_eq!(bad.status(), 400);
+    }
+}

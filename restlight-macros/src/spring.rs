@@ -413,10 +413,10 @@ fn translate_fn(
     attrs: &mut Vec<Attribute>,
     sig: &mut syn::Signature,
     class: &Class,
-    fn_mapping: Option<(&str, Mapping, Span)>,
+    fn_mapping: Option<(&str, Mapping, Spans)>,
 ) -> (Extras, Option<Spanned<HttpMethod>>) {
     let mut extras = Extras::default();
-    let mut found: Option<(String, Mapping, Span)> = fn_mapping.map(|(n, m, s)| (n.to_owned(), m, s));
+    let mut found: Option<(String, Mapping, Spans)> = fn_mapping.map(|(n, m, s)| (n.to_owned(), m, s));
     let free = found.is_some();
     let mut out = Vec::new();
     for a in std::mem::take(attrs) {
@@ -440,7 +440,7 @@ fn translate_fn(
                 );
                 continue;
             }
-            found = Some((name, m, a.span()));
+            found = Some((name, m, Spans::of(&a)));
             continue;
         }
         match name.as_str() {
@@ -495,7 +495,7 @@ fn translate_fn(
         if !free {
             out.push(method_attr(&first));
         }
-        out.extend(mapping_attrs(span, &m, !free));
+        out.extend(mapping_attrs(span.start, &m, !free));
         method = Some(first);
     }
     *attrs = out;
@@ -831,8 +831,13 @@ fn function(name: &'static str, args: TokenStream, f: &mut syn::ItemFn) -> Token
     let attr = as_attr(name, args);
     let m = mapping(&mut cx, name, &attr, fixed);
     let path = m.path.clone();
-    let (extras, method) =
-        translate_fn(&mut cx, &mut f.attrs, &mut f.sig, &Class::default(), Some((name, m, Span::call_site())));
+    let (extras, method) = translate_fn(
+        &mut cx,
+        &mut f.attrs,
+        &mut f.sig,
+        &Class::default(),
+        Some((name, m, Spans::from(Span::call_site()))),
+    );
     let method = method.map_or(HttpMethod::Get, |m| m.value);
     let mut route = parse::free_route(&mut cx, method, path.map(|p| p.to_token_stream()).unwrap_or_default(), f);
     route.status = extras.status;
