@@ -78,6 +78,45 @@
 //!
 //! Framework errors are RFC 9457 problem details; see [`HttpError`].
 //!
+//! ### Spring MVC attributes
+//!
+//! The same engine reads Spring's annotations: `#[restlight::rest_controller]`
+//! with `#[request_mapping("/base")]` on an impl block, `#[get_mapping]`
+//! `#[post_mapping]` `#[put_mapping]` `#[delete_mapping]` `#[patch_mapping]`
+//! `#[request_mapping(path = .., method = ..)]` and `#[response_status(..)]`
+//! on methods, `#[path_variable]` `#[request_param]` `#[request_header]`
+//! `#[cookie_value]` `#[matrix_variable]` `#[request_body]`
+//! `#[model_attribute]` `#[validated]` on parameters, `#[exception_handler(E, ..)]`
+//! and [`rest_controller_advice`] for errors. They expand to the same routes
+//! as the JAX-RS attributes, with Spring's meaning where it differs
+//! (`#[request_param]` required unless `required = false`, `Option` or a
+//! default; a mapping without a method serves every method). One impl block
+//! uses one style. `docs/migrating-from-spring.md` in the repository has the
+//! full table and the differences.
+//!
+//! ```
+//! use restlight::prelude::*;
+//!
+//! #[derive(Default)]
+//! struct Greeter;
+//!
+//! #[restlight::rest_controller]
+//! #[request_mapping(path = "/greet", produces = "text/plain")]
+//! impl Greeter {
+//!     #[get_mapping("/{name}")]
+//!     async fn greet(&self, #[path_variable] name: String, #[request_param] salute: String) -> String {
+//!         format!("{salute}, {name}!")
+//!     }
+//! }
+//!
+//! let client = Restlight::new().mock().unwrap();
+//! assert_eq!(client.get("/greet/Ada?salute=Hi").send_blocking().text(), "Hi, Ada!");
+//! // Required by default: 400 naming the parameter.
+//! let missing = client.get("/greet/Ada").send_blocking();
+//! assert_eq!(missing.status(), 400);
+//! assert!(missing.text().contains("salute"));
+//! ```
+//!
 //! ## Your own parameter types
 //!
 //! A handler can take values of your own types, read from the request by
@@ -434,6 +473,10 @@ pub use restlight_macros::{
     path, post, produces, put, request_serializer, response_serializer, scheduled, serializer, skip_interceptor,
     timeout,
 };
+pub use restlight_macros::{
+    delete_mapping, get_mapping, patch_mapping, post_mapping, put_mapping, request_mapping, response_status,
+    rest_controller, rest_controller_advice,
+};
 pub use restlight_server::{AccessLog, Actuator, ConfigError, Endpoint, Health, UnknownEndpoint};
 #[cfg(feature = "tls")]
 pub use restlight_server::{ClientAuth, TlsConfig, TlsError};
@@ -480,6 +523,9 @@ pub mod prelude {
         delete, get, head, options, patch, post, put, BodyStream, Created, Entity, Event, FailFast, HttpError,
         IntoResponse, Json, Multipart, MultipartLimits, NoContent, RequestContext, ResponseBuilder, Restlight,
         Scheduler, Sse, StatusCode,
+    };
+    pub use crate::{
+        delete_mapping, get_mapping, patch_mapping, post_mapping, put_mapping, request_mapping, response_status,
     };
     pub use crate::{BeanParam, ExceptionMapper, Failure, RequestHead, Response};
     pub use crate::{FromRequest, ResolveContext};

@@ -76,6 +76,12 @@ impl fmt::Debug for ErasedMapper {
 }
 
 impl ErasedMapper {
+    /// The handlers of a `#[rest_controller_advice]` type, as one mapper.
+    pub(crate) fn advice(descriptor: &AdviceDescriptor) -> Self {
+        let try_map: Box<TryMap> = (descriptor.make)();
+        Self { type_name: descriptor.name, try_map: Arc::from(try_map) }
+    }
+
     pub(crate) fn new<E, M>(mapper: M) -> Self
     where
         E: StdError + 'static,
@@ -86,6 +92,37 @@ impl ErasedMapper {
             try_map: Arc::new(move |e: &(dyn StdError + 'static)| e.downcast_ref::<E>().map(|e| mapper.to_response(e))),
         }
     }
+}
+
+/// The exception handlers of a `#[restlight::rest_controller_advice]` type,
+/// built once at startup: one function trying each handler on one error of
+/// the chain (`None` when none takes it).
+pub type AdviceMapper = Box<TryMap>;
+
+/// What `#[restlight::rest_controller_advice]` emits, collected with
+/// [`inventory`]: global exception handlers, tried after the mappers
+/// registered with
+/// [`AppBuilder::exception_mapper`](crate::AppBuilder::exception_mapper),
+/// with the same nearest-first rule.
+#[derive(Debug)]
+pub struct AdviceDescriptor {
+    /// The advice type's name.
+    pub name: &'static str,
+    /// Builds the advice (its `Default` instance) and its handlers.
+    pub make: fn() -> AdviceMapper,
+    /// `file!()` of the impl.
+    pub file: &'static str,
+    /// `line!()` of the impl.
+    pub line: u32,
+}
+
+inventory::collect!(AdviceDescriptor);
+
+/// The advice linked into the binary as mappers, in a deterministic order.
+pub(crate) fn annotated_advice() -> Vec<ErasedMapper> {
+    let mut all: Vec<&AdviceDescriptor> = inventory::iter::<AdviceDescriptor>.into_iter().collect();
+    all.sort_by_key(|d| (d.file, d.line, d.name));
+    all.into_iter().map(ErasedMapper::advice).collect()
 }
 
 /// Maps `error` with the nearest of `mappers`: the exact type first, then

@@ -137,7 +137,7 @@ pub(crate) fn misplaced(helper: &str, input: TokenStream) -> TokenStream {
 
 /// The user's item, so that it still resolves and the IDE keeps working,
 /// with the errors next to it.
-fn with_error(item: TokenStream, error: syn::Error) -> TokenStream {
+pub(crate) fn with_error(item: TokenStream, error: syn::Error) -> TokenStream {
     let errors = error.to_compile_error();
     quote! {
         #item
@@ -147,7 +147,7 @@ fn with_error(item: TokenStream, error: syn::Error) -> TokenStream {
 
 /// A route that failed to expand is never called: no dead-code warning on
 /// top of the real error.
-fn allow_dead_code(attrs: &mut Vec<Attribute>) {
+pub(crate) fn allow_dead_code(attrs: &mut Vec<Attribute>) {
     attrs.push(parse_quote!(#[allow(dead_code)]));
 }
 
@@ -155,7 +155,7 @@ fn allow_dead_code(attrs: &mut Vec<Attribute>) {
 /// `1`, `true` or `all` for every expansion, to any other text for those
 /// whose description (`#[restlight::path] impl UserResource`,
 /// `#[restlight::get] fn hello`) contains it.
-fn debug(what: &str, tokens: TokenStream) -> TokenStream {
+pub(crate) fn debug(what: &str, tokens: TokenStream) -> TokenStream {
     if let Ok(filter) = std::env::var("RESTLIGHT_MACROS_DEBUG") {
         let all = matches!(filter.as_str(), "1" | "true" | "all");
         if !filter.is_empty() && filter != "0" && (all || what.contains(&filter)) {

@@ -137,7 +137,9 @@ fn route(route: &Route, res: Option<&Resource>, docs: &crate::openapi::Docs) -> 
                         }
                     }
                 });
-                if !param.valid.is_set() {
+                if param.optional_entity {
+                    crate::spring::optional_entity(&p, &param_ty, &meta)
+                } else if !param.valid.is_set() {
                     entity(&p, &param_ty, &meta)
                 } else {
                     let read = entity(&p, &param_ty, &meta);
@@ -173,6 +175,7 @@ fn route(route: &Route, res: Option<&Resource>, docs: &crate::openapi::Docs) -> 
 
     let doc = crate::openapi::route_doc(route, docs, &p, &fix);
     let descriptor = descriptor(route, res, &p, &doc);
+    let status = route.status.as_ref().map(|s| s.apply(&p));
     let cfgs = &route.cfgs;
     quote! {
         #(#cfgs)*
@@ -196,6 +199,7 @@ fn route(route: &Route, res: Option<&Resource>, docs: &crate::openapi::Docs) -> 
                                 KindSerializeError as _, KindSerialize as _, KindUnsupported as _,
                             };
                             let __res = (&&&&&#p::w(&__ret)).#kind().respond(__ret);
+                            #status
                             #local
                             __res
                         })
@@ -613,16 +617,26 @@ fn local_handlers(res: &Resource, p: &TokenStream) -> TokenStream {
         return quote!();
     }
     let self_ty = &res.self_ty;
-    let tries = res.handlers.iter().filter_map(|h| {
-        let error_ty = ty::replace_self(h.params.first()?.0.as_ref()?, self_ty);
+    let tries = res.handlers.iter().flat_map(|h| {
         let ident = &h.ident;
         let receiver = matches!(h.receiver, Receiver::Ref).then(|| quote!(&*__this,));
         let cfgs = &h.cfgs;
-        let downcast = quote_spanned!(error_ty.span()=> downcast_ref::<#error_ty>);
-        Some(quote! {
-            #(#cfgs)*
-            if let ::core::option::Option::Some(__x) = __e.#downcast() {
-                return ::core::option::Option::Some(#p::IntoResponse::into_response(<#self_ty>::#ident(#receiver __x)));
+        // Spring's `#[exception_handler(A, B)]`: each listed type, passed
+        // to the parameter (coerced, e.g. to `&dyn Error`) if there is one.
+        let (types, arg): (Vec<Type>, _) = if h.types.is_empty() {
+            (h.params.first().and_then(|(t, _)| t.clone()).into_iter().collect(), Some(quote!(__x)))
+        } else {
+            (h.types.clone(), (!h.params.is_empty()).then(|| quote!(__x)))
+        };
+        types.into_iter().map(move |error_ty| {
+            let error_ty = ty::replace_self(&error_ty, self_ty);
+            let downcast = quote_spanned!(error_ty.span()=> downcast_ref::<#error_ty>);
+            let bind = if arg.is_some() { quote!(__x) } else { quote!(_) };
+            quote! {
+                #(#cfgs)*
+                if let ::core::option::Option::Some(#bind) = __e.#downcast() {
+                    return ::core::option::Option::Some(#p::IntoResponse::into_response(<#self_ty>::#ident(#receiver #arg)));
+                }
             }
         })
     });

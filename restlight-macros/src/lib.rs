@@ -51,6 +51,7 @@ mod parse;
 mod quantity;
 mod settings;
 mod slot;
+mod spring;
 mod suggest;
 mod template;
 mod ty;
@@ -172,6 +173,146 @@ pub fn interceptor(args: TokenStream, item: TokenStream) -> TokenStream {
 )]
 pub fn derive_bean_param(item: TokenStream) -> TokenStream {
     bean::derive(item.into()).into()
+}
+
+/// Makes the methods of an impl block the routes of a Spring-style
+/// controller: the Spring MVC front end, on the same engine as
+/// `#[restlight::path]`.
+///
+/// Below it, `#[request_mapping("/base")]` gives the base path (and
+/// `produces`, `consumes`, `method` inherited by the methods); methods
+/// with `#[get_mapping]`, `#[post_mapping]`, `#[put_mapping]`,
+/// `#[delete_mapping]`, `#[patch_mapping]` or `#[request_mapping]` are
+/// routes; parameters say where they come from with `#[path_variable]`,
+/// `#[request_param]`, `#[request_header]`, `#[cookie_value]`,
+/// `#[matrix_variable]`, `#[request_body]` or `#[model_attribute]`. The
+/// migration guide, `docs/migrating-from-spring.md`, has the full table.
+///
+/// ```
+/// use restlight::prelude::*;
+///
+/// #[derive(Default)]
+/// pub struct Greeter;
+///
+/// #[restlight::rest_controller]
+/// #[request_mapping("/greet")]
+/// impl Greeter {
+///     #[get_mapping("/{name}")]
+///     async fn greet(&self, #[path_variable] name: String,
+///                    #[request_param(default_value = "Hello")] salute: String) -> String {
+///         format!("{salute}, {name}!")
+///     }
+/// }
+///
+/// let client = Restlight::new().mock().unwrap();
+/// assert_eq!(client.get("/greet/Ada").send_blocking().text(), "Hello, Ada!");
+/// assert_eq!(client.get("/greet/Ada?salute=Hi").send_blocking().text(), "Hi, Ada!");
+/// ```
+#[proc_macro_attribute]
+pub fn rest_controller(args: TokenStream, item: TokenStream) -> TokenStream {
+    spring::entry(spring::Entry::RestController, args.into(), item.into()).into()
+}
+
+/// Registers the `#[exception_handler]` methods of an impl block as global
+/// exception handlers (Spring's `@RestControllerAdvice`), tried after the
+/// mappers registered on the application; the type is built with `Default`.
+///
+/// ```
+/// use restlight::prelude::*;
+///
+/// #[derive(Debug)]
+/// struct Gone;
+/// impl std::fmt::Display for Gone {
+///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str("gone") }
+/// }
+/// impl std::error::Error for Gone {}
+///
+/// #[derive(Default)]
+/// struct Errors;
+///
+/// #[restlight::rest_controller_advice]
+/// impl Errors {
+///     #[exception_handler(Gone)]
+///     fn on_gone(&self) -> (StatusCode, &'static str) {
+///         (StatusCode::GONE, "no more")
+///     }
+/// }
+///
+/// #[restlight::get_mapping("/old")]
+/// async fn old() -> Result<String, Gone> { Err(Gone) }
+///
+/// let client = Restlight::new().mock().unwrap();
+/// assert_eq!(client.get("/old").send_blocking().status(), 410);
+/// ```
+#[proc_macro_attribute]
+pub fn rest_controller_advice(args: TokenStream, item: TokenStream) -> TokenStream {
+    spring::advice(args.into(), item.into()).into()
+}
+
+macro_rules! mapping_macros {
+    ($($name:ident => $verb:literal;)*) => {$(
+        #[doc = concat!("Spring's `@", $verb, "`: a route of a `#[restlight::rest_controller]` impl block, or on a free function a route by itself.")]
+        ///
+        /// Inside a controller, write the bare attribute on a method; on a
+        /// free function the path is required. Arguments: the path first or
+        /// as `path =` / `value =`, then `produces = ..`, `consumes = ..`
+        /// (`#[request_mapping]` also `method = GET` or `method = [GET, POST]`;
+        /// without a method it serves every method).
+        ///
+        /// ```
+        /// use restlight::prelude::*;
+        ///
+        #[doc = concat!("#[restlight::", stringify!($name), "(\"/hello/{name}\", produces = \"text/plain\")]")]
+        /// async fn hello(#[path_variable] name: String) -> String {
+        ///     format!("Hello {name}!")
+        /// }
+        ///
+        /// let client = Restlight::new().mock().unwrap();
+        /// assert_eq!(client.get("/hello/Ada").send_blocking().status(), 200);
+        /// ```
+        #[proc_macro_attribute]
+        pub fn $name(args: TokenStream, item: TokenStream) -> TokenStream {
+            spring::entry(spring::Entry::Mapping(stringify!($name)), args.into(), item.into()).into()
+        }
+    )*};
+}
+
+mapping_macros! {
+    request_mapping => "RequestMapping";
+    get_mapping => "GetMapping";
+}
+
+/// Spring's `@PostMapping`: a POST route of a `#[restlight::rest_controller]`
+/// impl block, or on a free function a route by itself (see `get_mapping`).
+#[proc_macro_attribute]
+pub fn post_mapping(args: TokenStream, item: TokenStream) -> TokenStream {
+    spring::entry(spring::Entry::Mapping("post_mapping"), args.into(), item.into()).into()
+}
+
+/// Spring's `@PutMapping`: a PUT route (see `get_mapping`).
+#[proc_macro_attribute]
+pub fn put_mapping(args: TokenStream, item: TokenStream) -> TokenStream {
+    spring::entry(spring::Entry::Mapping("put_mapping"), args.into(), item.into()).into()
+}
+
+/// Spring's `@DeleteMapping`: a DELETE route (see `get_mapping`).
+#[proc_macro_attribute]
+pub fn delete_mapping(args: TokenStream, item: TokenStream) -> TokenStream {
+    spring::entry(spring::Entry::Mapping("delete_mapping"), args.into(), item.into()).into()
+}
+
+/// Spring's `@PatchMapping`: a PATCH route (see `get_mapping`).
+#[proc_macro_attribute]
+pub fn patch_mapping(args: TokenStream, item: TokenStream) -> TokenStream {
+    spring::entry(spring::Entry::Mapping("patch_mapping"), args.into(), item.into()).into()
+}
+
+/// `#[response_status(CREATED)]` is read by the Spring mappings and must be
+/// written below them, on a controller method or a mapped function; this
+/// macro only runs when it is misplaced and says so.
+#[proc_macro_attribute]
+pub fn response_status(_args: TokenStream, item: TokenStream) -> TokenStream {
+    spring::misplaced("response_status", item.into()).into()
 }
 
 macro_rules! method_macros {

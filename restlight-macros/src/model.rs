@@ -77,6 +77,9 @@ pub(crate) struct ExceptionHandler {
     /// Route attributes found on it too (a mistake).
     pub(crate) route_attrs: Vec<Spans>,
     pub(crate) cfgs: Vec<Attribute>,
+    /// The error types listed in Spring's `#[exception_handler(A, B)]`;
+    /// empty: the type of the `&E` parameter.
+    pub(crate) types: Vec<Type>,
 }
 
 /// `#[restlight::path("/base")]` on an impl block.
@@ -140,6 +143,8 @@ pub(crate) struct Route {
     pub(crate) params: Vec<Param>,
     /// The return type, `None` for `()`.
     pub(crate) output: Option<Type>,
+    /// Spring's `#[response_status(..)]`.
+    pub(crate) status: Option<crate::spring::Status>,
 }
 
 /// Where a parameter comes from, as its attribute said.
@@ -185,6 +190,9 @@ pub(crate) struct Param {
     pub(crate) ty: Type,
     /// `#[valid]` (on the entity).
     pub(crate) valid: Slot<()>,
+    /// Spring's `#[request_body(required = false)]`: an `Option<T>` entity,
+    /// `None` without a body.
+    pub(crate) optional_entity: bool,
     /// The spans of the whole parameter.
     pub(crate) span: Spans,
 }

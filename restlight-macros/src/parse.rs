@@ -141,6 +141,7 @@ fn exception_handler(read: &ItemAttrs, sig: &Signature) -> ExceptionHandler {
         params,
         route_attrs,
         cfgs: Vec::new(),
+        types: Vec::new(),
     }
 }
 
@@ -258,6 +259,7 @@ fn route(
             ReturnType::Default => None,
             ReturnType::Type(_, t) => Some((**t).clone()),
         },
+        status: None,
     }
 }
 

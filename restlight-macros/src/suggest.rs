@@ -88,6 +88,9 @@ fn with_about(name: &str) -> String {
 /// The error for an attribute on a method, impl block or route function that
 /// looks like a misspelt helper of ours, if it does.
 pub(crate) fn near_miss_on_item(attr: &Attribute, place: Place) -> Option<syn::Error> {
+    if let Some(e) = crate::spring::in_jaxrs(attr) {
+        return Some(e);
+    }
     let name = bare_name(attr)?;
     if BUILT_IN.contains(&name.as_str()) {
         return None;
@@ -106,6 +109,9 @@ pub(crate) fn near_miss_on_item(attr: &Attribute, place: Place) -> Option<syn::E
 /// The error for an unknown single-identifier attribute on a route
 /// parameter, if `attr` is one.
 pub(crate) fn unknown_on_param(attr: &Attribute) -> Option<syn::Error> {
+    if let Some(e) = crate::spring::in_jaxrs(attr) {
+        return Some(e);
+    }
     let name = bare_name(attr)?;
     if PARAM_BUILT_IN.contains(&name.as_str()) {
         return None;

@@ -59,6 +59,8 @@ fn exception_handler(cx: &mut Ctxt, h: &ExceptionHandler) {
     }
     match h.params.as_slice() {
         [(Some(_), _)] => {}
+        // Spring's `#[exception_handler(A, B)]` names the types itself.
+        [] | [(None, _)] if !h.types.is_empty() => {}
         [(None, span)] => cx.error(
             *span,
             with_help("the exception handler's parameter must be a shared reference to the error type", SHAPE),

@@ -9,8 +9,8 @@ use std::error::Error as StdError;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-pub use http::Method;
 use http::{HeaderMap, Uri};
+pub use http::{Method, StatusCode};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -23,7 +23,7 @@ pub use crate::error::HttpError;
 pub use crate::handler::{BoxFuture, Handler};
 pub use crate::intercept::registry::{InterceptorDescriptor, OptOut};
 pub use crate::intercept::Intercept;
-pub use crate::mapper::map_local;
+pub use crate::mapper::{map_local, AdviceDescriptor, AdviceMapper};
 pub use crate::meta::{ParamMeta, ParamSource};
 #[cfg(feature = "openapi")]
 pub use crate::openapi::doc::*;
@@ -33,8 +33,6 @@ pub use crate::resolve::ResolveContext;
 pub use crate::response::{Entity, IntoResponse, Response};
 pub use crate::startup::StartupError;
 pub use crate::validate::validate_entity;
-#[cfg(feature = "openapi")]
-pub use http::StatusCode;
 pub use inventory;
 pub use restlight_grammar::media::{MediaRange, Param as MediaParam};
 pub use restlight_grammar::template::{Literal, Piece, Template, Var};
@@ -59,6 +57,38 @@ pub const fn body_limit(bytes: u64) -> usize {
 #[must_use]
 pub fn error_response(error: HttpError) -> Response {
     error.into_response()
+}
+
+/// `#[response_status(..)]`: a successful response (200) gets `status`;
+/// with a reason, it becomes the problem-details answer of `status` with
+/// the reason as its detail, as Spring sends an error with the reason.
+/// Other responses (errors, a status the handler chose) pass unchanged.
+#[must_use]
+pub fn response_status(res: Response, status: u16, reason: Option<&'static str>) -> Response {
+    let Ok(status) = http::StatusCode::from_u16(status) else { return res };
+    if res.status() != http::StatusCode::OK {
+        return res;
+    }
+    match reason {
+        Some(reason) => HttpError::new(status, reason).into_response(),
+        None => {
+            let mut res = res;
+            *res.status_mut() = status;
+            res
+        }
+    }
+}
+
+/// `#[request_body(required = false)] body: Option<T>`: `None` when the
+/// request has no body, else the entity decoded as usual.
+///
+/// # Errors
+/// As the entity's: 400 for malformed input, 415 for an unreadable type.
+pub fn optional_entity<T: DeserializeOwned>(ctx: &RequestContext, meta: &ParamMeta) -> Result<Option<T>, HttpError> {
+    if ctx.body().is_empty() {
+        return Ok(None);
+    }
+    crate::entity::decode_with(ctx, meta).map(Some)
 }
 
 mod context;

@@ -345,7 +345,13 @@ impl AppBuilder {
             default_scheduler: self.default_scheduler.clone(),
             max_body: self.max_body,
             prepared,
-            mappers: std::mem::take(&mut self.mappers).into(),
+            mappers: {
+                let mut mappers = std::mem::take(&mut self.mappers);
+                if self.annotated {
+                    mappers.extend(crate::mapper::annotated_advice());
+                }
+                mappers.into()
+            },
             codecs: Arc::clone(&codecs),
             next_id: 0,
             strict: self.strict_matching,

@@ -20,6 +20,7 @@ pub(super) fn param(cx: &mut Ctxt, index: usize, pt: &mut syn::PatType) -> Param
         explicit_name: None,
         default: Slot::default(),
         valid: Slot::default(),
+        optional_entity: false,
         request_serializer: Slot::default(),
         ty: (*pt.ty).clone(),
         span: Spans::of(&*pt),

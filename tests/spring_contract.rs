@@ -1,0 +1,12 @@
+//! The Spring users example's behaviour, end to end: the contract of the
+//! JAX-RS one (`contract.rs`), the same scenario through the mock client,
+//! HTTP/1.1 and h2c, answered alike.
+
+mod support;
+
+/// The Spring users example itself: its controller, its `/hello` and its `app()`.
+#[path = "../examples/spring_users.rs"]
+#[allow(dead_code)]
+mod users;
+
+include!("contract/scenario.rs");

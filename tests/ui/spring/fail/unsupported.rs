@@ -1,0 +1,25 @@
+#[derive(Default)]
+struct Users;
+
+#[restlight::rest_controller]
+#[request_mapping("/users")]
+impl Users {
+    #[get_mapping(path = "/v2", params = "version=2", headers = "X-Api=1")]
+    async fn list(&self) -> String {
+        String::new()
+    }
+
+    #[post_mapping("/avatar")]
+    async fn avatar(&self, #[request_part("file")] file: String) -> String {
+        file
+    }
+
+    #[get_mapping("/twice")]
+    #[post_mapping("/twice")]
+    #[response_status(CREATD)]
+    async fn twice(&self) -> String {
+        String::new()
+    }
+}
+
+fn main() {}
