@@ -95,7 +95,7 @@ pub struct RouteDescriptor {
     pub line: u32,
     /// What the OpenAPI document says of the route (doc comment, schemas,
     /// responses); `()` without the `openapi` feature.
-    pub doc: crate::openapi::DocRef,
+    pub doc: crate::route_doc::DocRef,
 }
 
 inventory::collect!(RouteDescriptor);

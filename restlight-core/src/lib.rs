@@ -50,7 +50,26 @@ pub mod mapper;
 pub mod media;
 mod meta;
 mod multipart;
-pub mod openapi;
+mod route_doc;
+
+/// The OpenAPI document of an application, generated from its routes
+/// (feature `openapi`).
+///
+/// [`App::openapi`] reads the routes the application serves at that moment
+/// (annotated resources and functions, builder routes, routes added while
+/// serving) and returns an `OpenApi`: one model, written as OpenAPI 3.1
+/// (the default) or 3.0.3. Schemas come from `schemars::JsonSchema`, JSON
+/// Schema 2020-12 for 3.1 and the OpenAPI 3.0 dialect for 3.0.3, and are
+/// referenced from `components/schemas`. All of it runs when the document
+/// is asked for: nothing per request.
+///
+/// [`ErrorStatuses`](openapi::ErrorStatuses) exists with the feature off
+/// too, so an error type can declare its statuses without a `cfg`.
+pub mod openapi {
+    #[cfg(feature = "openapi")]
+    pub use crate::app::openapi::{OpenApi, OpenApiVersion};
+    pub use crate::route_doc::{DocRef, ErrorStatuses};
+}
 mod param;
 mod request;
 mod resolve;

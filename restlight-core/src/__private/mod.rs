@@ -25,12 +25,12 @@ pub use crate::intercept::registry::{InterceptorDescriptor, OptOut};
 pub use crate::intercept::Intercept;
 pub use crate::mapper::{map_local, AdviceDescriptor, AdviceMapper};
 pub use crate::meta::{ParamMeta, ParamSource};
-#[cfg(feature = "openapi")]
-pub use crate::openapi::doc::*;
 pub use crate::param::{optional, repeated, required, FromParam};
 pub use crate::request::RequestContext;
 pub use crate::resolve::ResolveContext;
 pub use crate::response::{Entity, IntoResponse, Response};
+#[cfg(feature = "openapi")]
+pub use crate::route_doc::records::*;
 pub use crate::startup::StartupError;
 pub use crate::validate::validate_entity;
 pub use inventory;

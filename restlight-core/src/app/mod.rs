@@ -23,6 +23,8 @@ mod compile;
 mod dispatch;
 mod live;
 mod matched;
+#[cfg(feature = "openapi")]
+pub(crate) mod openapi;
 mod stack;
 
 pub use builder::{AppBuilder, DEFAULT_MAX_BODY};
@@ -168,9 +170,9 @@ impl App {
     /// ```
     #[cfg(feature = "openapi")]
     #[must_use]
-    pub fn openapi(&self) -> crate::openapi::OpenApi {
+    pub fn openapi(&self) -> openapi::OpenApi {
         let table = self.inner.routing.table();
-        crate::openapi::OpenApi::new(table.routes.iter().filter(|r| !r.undocumented).cloned().collect())
+        openapi::OpenApi::new(table.routes.iter().filter(|r| !r.undocumented).cloned().collect())
     }
 
     /// Starts a change of the routes served: add and remove routes and

@@ -64,7 +64,7 @@ pub enum ResponseDoc {
     Empty(u16),
     /// A status answered with problem details.
     Problem(u16),
-    /// The statuses of an error type ([`ErrorStatuses`](crate::openapi::ErrorStatuses)),
+    /// The statuses of an error type ([`ErrorStatuses`](crate::route_doc::ErrorStatuses)),
     /// or `None` when it declares none (then any status).
     Errors(fn() -> Option<&'static [http::StatusCode]>),
     /// A status not known at compile time, with a body of any type.
@@ -160,7 +160,7 @@ pub trait ErrorsDeclared {
     /// The statuses.
     fn __rl_errors(&self) -> Option<&'static [http::StatusCode]>;
 }
-impl<E: crate::openapi::ErrorStatuses> ErrorsDeclared for &DocProbe<E> {
+impl<E: crate::route_doc::ErrorStatuses> ErrorsDeclared for &DocProbe<E> {
     fn __rl_errors(&self) -> Option<&'static [http::StatusCode]> {
         Some(E::STATUSES)
     }

@@ -1,5 +1,7 @@
 //! From the compiled routes to the document.
 
+mod yaml;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -8,10 +10,10 @@ use schemars::generate::SchemaSettings;
 use schemars::{Schema, SchemaGenerator};
 use serde_json::{json, Map, Value};
 
-use super::doc::{BodyKind, ParamDoc, ResponseDoc, RouteDoc, Shape};
-use crate::app::CompiledRoute;
+use super::CompiledRoute;
 use crate::descriptor::RouteDescriptor;
 use crate::meta::{ParamMeta, ParamSource};
+use crate::route_doc::records::{BodyKind, ParamDoc, ResponseDoc, RouteDoc, Shape};
 
 /// The name of the shared RFC 9457 problem-details schema in `components/schemas`.
 const PROBLEM: &str = "Problem";
@@ -146,7 +148,7 @@ impl OpenApi {
     /// The document as YAML.
     #[must_use]
     pub fn to_yaml(&self, version: OpenApiVersion) -> String {
-        super::yaml::to_yaml(&self.to_value(version))
+        yaml::to_yaml(&self.to_value(version))
     }
 }
 

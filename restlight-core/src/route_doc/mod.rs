@@ -1,28 +1,14 @@
-//! The OpenAPI document of an application, generated from its routes
-//! (feature `openapi`).
-//!
-//! `App::openapi` reads the routes the application
-//! serves at that moment (annotated resources and functions, builder
-//! routes, routes added while serving) and returns an `OpenApi`: one
-//! model, written as OpenAPI 3.1 (the default) or 3.0.3. Schemas come from
-//! `schemars::JsonSchema`, JSON Schema 2020-12 for 3.1 and the OpenAPI 3.0
-//! dialect for 3.0.3, and are referenced from `components/schemas`. All of
-//! it runs when the document is asked for: nothing per request.
-//!
-//! [`ErrorStatuses`] exists with the feature off too, so an error type can
-//! declare its statuses without a `cfg`.
+//! What a route records for its OpenAPI documentation: the macros' per-route
+//! record (`records`, feature `openapi`), the [`ErrorStatuses`] an error type
+//! declares (with the feature off too, so that no `cfg` is needed), and the
+//! `()` the record is without the feature. The generator that reads them is
+//! `app::openapi`, above the application; the public face is the
+//! `openapi` module of `lib.rs`.
 
 use http::StatusCode;
 
 #[cfg(feature = "openapi")]
-pub(crate) mod doc;
-#[cfg(feature = "openapi")]
-mod generate;
-#[cfg(feature = "openapi")]
-mod yaml;
-
-#[cfg(feature = "openapi")]
-pub use generate::{OpenApi, OpenApiVersion};
+pub(crate) mod records;
 
 /// The statuses an error type answers with, for the OpenAPI document: a
 /// handler returning `Result<T, E>` documents each of them as problem
@@ -48,7 +34,7 @@ pub trait ErrorStatuses {
 /// What a route descriptor holds of the route's documentation: the macros'
 /// record with the `openapi` feature, nothing without it.
 #[cfg(feature = "openapi")]
-pub type DocRef = &'static doc::RouteDoc;
+pub type DocRef = &'static records::RouteDoc;
 /// What a route descriptor holds of the route's documentation: the macros'
 /// record with the `openapi` feature, nothing without it.
 #[cfg(not(feature = "openapi"))]
