@@ -55,7 +55,7 @@ mod route_doc;
 /// The OpenAPI document of an application, generated from its routes
 /// (feature `openapi`).
 ///
-/// [`App::openapi`] reads the routes the application serves at that moment
+/// `App::openapi` reads the routes the application serves at that moment
 /// (annotated resources and functions, builder routes, routes added while
 /// serving) and returns an `OpenApi`: one model, written as OpenAPI 3.1
 /// (the default) or 3.0.3. Schemas come from `schemars::JsonSchema`, JSON
