@@ -1,7 +1,8 @@
 //! The Spring front end, attribute by attribute, through the mock client:
 //! mappings (methods, paths, inherited settings, every method), parameter
 //! attributes with Spring's required-by-default, `#[response_status]`,
-//! exception handlers in the controller and in a controller advice, and
+//! exception handlers in the controller and in a controller advice,
+//! `#[request_attribute]` values an interceptor stored, and
 //! `ResponseBuilder` as the `ResponseEntity`.
 
 use restlight::prelude::*;
@@ -355,5 +356,52 @@ mod validated {
         assert_eq!(ok.text(), "Ada");
         let bad = client.post("/signups").json(&serde_json::json!({"name": "A"})).send_blocking();
         assert_eq!(bad.status(), 400);
+    }
+}
+
+/// `#[request_attribute]` in a controller reads what an interceptor stored,
+/// as in a JAX-RS resource (Spring's `@RequestAttribute`).
+mod request_attribute {
+    use restlight::prelude::*;
+
+    #[derive(Clone)]
+    struct Principal(String);
+
+    struct Authenticate;
+    impl Interceptor for Authenticate {
+        async fn pre_handle(&self, ctx: &mut RequestContext) -> ControlFlow<Response> {
+            if let Some(name) = ctx.header("x-user").map(str::to_owned) {
+                ctx.set_attribute(Principal(name));
+            }
+            ControlFlow::Continue(())
+        }
+    }
+
+    #[derive(Default)]
+    struct Whoami;
+
+    #[restlight::rest_controller]
+    #[request_mapping(path = "/whoami", produces = "text/plain")]
+    impl Whoami {
+        #[get_mapping]
+        async fn who(&self, #[request_attribute] who: Option<&Principal>) -> String {
+            who.map_or("nobody".to_owned(), |p| p.0.clone())
+        }
+
+        #[get_mapping("/required")]
+        async fn required(&self, #[request_attribute] who: &Principal) -> String {
+            who.0.clone()
+        }
+    }
+
+    #[test]
+    fn a_controller_reads_request_attributes() {
+        let client = Restlight::new().interceptor(Intercept::new(Authenticate)).mock().unwrap();
+        assert_eq!(client.get("/whoami").header("x-user", "ada").send_blocking().text(), "ada");
+        assert_eq!(client.get("/whoami").send_blocking().text(), "nobody");
+        assert_eq!(client.get("/whoami/required").header("x-user", "bob").send_blocking().text(), "bob");
+        let missing = client.get("/whoami/required").send_blocking();
+        assert_eq!(missing.status(), 500);
+        assert!(missing.text().contains("Principal"), "{}", missing.text());
     }
 }
