@@ -145,15 +145,15 @@ def stream_flood(port):
     return c, "%d streams opened at once, %d refused" % (n, refused)
 
 
-def ping_flood(port):
+def flood(port, frame, what):
+    """Sends `frame` in batches of 1,000 for 5 s without reading the ACKs:
+    the server must stop reading, not buffer them all."""
     c = Conn(port)
     c.pump(0.2)
     sent = 0
     start = time.monotonic()
-    # Never read the ACKs: the server must stop reading, not buffer them all.
     c.sock.settimeout(2)
-    frame = PingFrame(0, opaque_data=b"12345678").serialize()
-    batch = frame * 1000
+    batch = frame.serialize() * 1000
     while time.monotonic() - start < 5:
         try:
             c.sock.sendall(batch)
@@ -164,28 +164,15 @@ def ping_flood(port):
             c.closed = True
             break
     c.pump(1)
-    return c, "%d PINGs sent before the server stopped reading (or closed)" % sent
+    return c, "%d %s sent before the server stopped reading (or closed)" % (sent, what)
+
+
+def ping_flood(port):
+    return flood(port, PingFrame(0, opaque_data=b"12345678"), "PINGs")
 
 
 def settings_flood(port):
-    c = Conn(port)
-    c.pump(0.2)
-    sent = 0
-    start = time.monotonic()
-    c.sock.settimeout(2)
-    frame = SettingsFrame(0, settings={SettingsFrame.INITIAL_WINDOW_SIZE: 65535}).serialize()
-    batch = frame * 1000
-    while time.monotonic() - start < 5:
-        try:
-            c.sock.sendall(batch)
-            sent += 1000
-        except socket.timeout:
-            break
-        except OSError:
-            c.closed = True
-            break
-    c.pump(1)
-    return c, "%d SETTINGS sent before the server stopped reading (or closed)" % sent
+    return flood(port, SettingsFrame(0, settings={SettingsFrame.INITIAL_WINDOW_SIZE: 65535}), "SETTINGS")
 
 
 def oversized_headers(port):

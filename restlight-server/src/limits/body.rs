@@ -64,14 +64,15 @@ impl Body for TimedBody {
     type Error = BoxError;
 
     fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
-        if self.started.is_none() {
+        // The clock is read only when a minimum rate is asked for.
+        if self.read.min_rate > 0 && self.started.is_none() {
             self.started = Some(Instant::now());
         }
         if let Poll::Ready(frame) = Pin::new(&mut self.inner).poll_frame(cx) {
             self.deadline = None;
             if let Some(Ok(data)) = frame.as_ref().map(|f| f.as_ref().map(Frame::data_ref)) {
                 self.received += data.map_or(0, |d| d.remaining() as u64);
-                if let Some(slow) = self.too_slow(Instant::now()) {
+                if let Some(slow) = self.started.and_then(|_| self.too_slow(Instant::now())) {
                     return Poll::Ready(Some(Err(Box::new(slow))));
                 }
             }
