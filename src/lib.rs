@@ -58,6 +58,7 @@
 //! | `#[serializer("msgpack")]` | impl block or method | the codec (format name or media type) for the entity and the response, over Content-Type and `Accept` |
 //! | `#[request_serializer("..")]` `#[response_serializer("..")]` | impl block, method (request: also the entity) | the codec for one side |
 //! | `#[compress(false)]` | impl block or method | never compress this route's responses |
+//! | `#[tag("users", ..)]` | impl block or method | the OpenAPI tags of the routes' operations; the method's replace the impl block's. Default: the resource type's name (none for a route function) |
 //! | `#[path_param]` `#[query_param]` `#[header_param]` `#[cookie_param]` `#[matrix_param]` `#[form_param]` | parameter | where the value is read from; the name defaults to the identifier (for a header with `-` for `_`); `#[matrix_param]` reads the path's last segment, as JAX-RS does; a `#[path_param]` of type [`PathSegment`] (or `Vec<PathSegment>`) is the segment its variable matched, with that segment's matrix parameters |
 //! | `#[default_value("..")]` | parameter | used when the value is absent |
 //! | `#[bean_param]` | parameter | a struct with `#[derive(BeanParam)]` whose fields carry the source attributes above: several values read as one; its `#[path_param]` fields are checked against the template at startup |
@@ -344,7 +345,7 @@
 //! | every route | 500; every error above is the shared `Problem` schema (RFC 9457, `application/problem+json`) |
 //! | doc comment | first paragraph `summary`, the rest `description` |
 //! | `#[deprecated]` | `deprecated: true` |
-//! | the impl block's type | the operation's tag |
+//! | `#[tag("users", ..)]` on the method, else on the impl block, else the impl block's type | the operation's tags |
 //! | [`RouteBuilder::undocumented`] | left out (the document's own endpoints are) |
 //!
 //! Schemas come from [`schemars`](https://docs.rs/schemars): derive
@@ -353,7 +354,12 @@
 //! and garde-style `#[garde(length(..), range(..), pattern(..), email)]`
 //! rules that schemars reads show as `minLength`, `minimum`, `pattern`,
 //! `format: email`. A type without `JsonSchema` is not an error: its schema
-//! is empty (any value). Schemas are JSON Schema 2020-12 in OpenAPI 3.1
+//! is empty (any value). A generic type is one schema per instantiation:
+//! name them with schemars' type-parameter form,
+//! `#[schemars(rename = "Page_for_{T}")]` (`Page_for_User`,
+//! `Page_for_string`); without it schemars numbers the second and later
+//! instantiations (`Page`, `Page2`) in the order of the document's sorted
+//! routes, so a new route can renumber them. Schemas are JSON Schema 2020-12 in OpenAPI 3.1
 //! (the default) and the OpenAPI 3.0 dialect in 3.0.3
 //! (`openapi::OpenApiVersion::V3_0`, for tools that cannot read 3.1),
 //! both from the same routes.
@@ -470,7 +476,7 @@ pub use restlight_core::{Field, Multipart, MultipartLimits, SpooledFile};
 pub use restlight_macros::BeanParam;
 pub use restlight_macros::{
     compress, consumes, delete, exception_handler, get, head, interceptor, max_body, no_interceptors, options, patch,
-    path, post, produces, put, request_serializer, response_serializer, scheduled, serializer, skip_interceptor,
+    path, post, produces, put, request_serializer, response_serializer, scheduled, serializer, skip_interceptor, tag,
     timeout,
 };
 pub use restlight_macros::{
@@ -517,7 +523,7 @@ pub mod prelude {
     pub use crate::intercept::{Intercept, Interceptor};
     pub use crate::{
         compress, consumes, exception_handler, max_body, no_interceptors, produces, request_serializer,
-        response_serializer, scheduled, serializer, skip_interceptor, timeout,
+        response_serializer, scheduled, serializer, skip_interceptor, tag, timeout,
     };
     pub use crate::{
         delete, get, head, options, patch, post, put, BodyStream, Created, Entity, Event, FailFast, HttpError,

@@ -15,6 +15,51 @@ pub struct Pet {
     age: u8,
     #[garde(length(max = 40))]
     owner: String,
+    #[garde(email)]
+    contact: String,
+    #[garde(pattern(r"^[A-Z]{2}-\d{4}$"))]
+    chip: String,
+}
+
+/// A page of items: a generic type, named per item type.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[schemars(rename = "Page_for_{T}")]
+pub struct Page<T> {
+    items: Vec<T>,
+    next: Option<String>,
+}
+
+/// Tagged on the impl block; one method tagged on its own.
+#[derive(Debug, Default)]
+pub struct Shop;
+
+#[restlight::path("/shop")]
+#[tag("store")]
+impl Shop {
+    #[get]
+    async fn pets(&self) -> Json<Page<Pet>> {
+        Json(Page { items: Vec::new(), next: None })
+    }
+
+    #[get]
+    #[path("/names")]
+    async fn names(&self) -> Json<Page<String>> {
+        Json(Page { items: Vec::new(), next: None })
+    }
+
+    #[delete]
+    #[path("/stock")]
+    #[tag("admin", "store")]
+    async fn clear(&self) -> NoContent {
+        NoContent
+    }
+}
+
+/// A route function with a tag.
+#[restlight::get("/opening-hours")]
+#[tag("store")]
+async fn opening_hours() -> &'static str {
+    "9-17"
 }
 
 #[derive(Debug, BeanParam)]
@@ -203,6 +248,8 @@ fn schemas_carry_garde_rules_and_errors_share_one_problem_schema() {
     assert_eq!(pet["properties"]["name"]["maxLength"], 20);
     assert_eq!(pet["properties"]["age"]["maximum"], 40);
     assert_eq!(pet["properties"]["owner"]["maxLength"], 40);
+    assert_eq!(pet["properties"]["contact"]["format"], "email");
+    assert_eq!(pet["properties"]["chip"]["pattern"], "^[A-Z]{2}-\\d{4}$");
     assert_eq!(doc["components"]["schemas"]["Problem"]["required"], json!(["title", "status"]));
 }
 
@@ -218,4 +265,30 @@ fn version_3_0_3_from_the_same_routes() {
     );
     // The 3.0 dialect: `Option<T>` fields are `nullable`, never a type array.
     assert!(!v30.to_string().contains("\"type\":[") && !v30.to_string().contains("\"null\""));
+}
+
+#[test]
+fn tags_come_from_the_tag_attribute_else_the_resource_type() {
+    let doc = doc();
+    let tags = |path: &str, method: &str| doc["paths"][path][method]["tags"].clone();
+    assert_eq!(tags("/shop", "get"), json!(["store"]), "the impl block's tag");
+    assert_eq!(tags("/shop/stock", "delete"), json!(["admin", "store"]), "the method's tags replace the block's");
+    assert_eq!(tags("/opening-hours", "get"), json!(["store"]), "a route function's tag");
+    assert_eq!(tags("/pets/{id}", "get"), json!(["Pets"]), "no tag: the resource type");
+    assert_eq!(tags("/ping", "get"), Value::Null, "a builder route has no tag");
+}
+
+#[test]
+fn generic_types_get_one_stable_name_per_instantiation() {
+    let first = doc();
+    let schemas = first["components"]["schemas"].as_object().unwrap();
+    let refs = |doc: &Value, path: &str| {
+        doc["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].clone()
+    };
+    assert_eq!(refs(&first, "/shop"), "#/components/schemas/Page_for_Pet");
+    assert_eq!(refs(&first, "/shop/names"), "#/components/schemas/Page_for_string");
+    assert!(schemas.contains_key("Page_for_Pet") && schemas.contains_key("Page_for_string"));
+    assert_eq!(schemas["Page_for_Pet"]["properties"]["items"]["items"]["$ref"], "#/components/schemas/Pet");
+    // Built again, the document names every schema the same.
+    assert_eq!(doc()["components"]["schemas"], first["components"]["schemas"]);
 }

@@ -251,6 +251,27 @@ pub(crate) fn type_list(attr: &Attribute) -> syn::Result<Vec<syn::Path>> {
     Ok(list.into_iter().collect())
 }
 
+/// `#[tag("users", "admin")]`: the OpenAPI tag names, at least one, none
+/// empty.
+pub(crate) fn tag_list(attr: &Attribute) -> syn::Result<Vec<Spanned<String>>> {
+    const USAGE: &str = "name the tags: `#[tag(\"users\")]` or `#[tag(\"users\", \"admin\")]`";
+    let tokens = args_tokens(attr)?.unwrap_or_default();
+    let list = syn::parse::Parser::parse2(Punctuated::<LitStr, Token![,]>::parse_terminated, tokens)
+        .map_err(|e| syn::Error::new(e.span(), with_help("`#[tag]` takes string literals", USAGE)))?;
+    if list.is_empty() {
+        return Err(syn::Error::new_spanned(attr, with_help("`#[tag]` needs at least one tag name", USAGE)));
+    }
+    list.into_iter()
+        .map(|lit| {
+            let name = lit.value();
+            if name.trim().is_empty() {
+                return Err(syn::Error::new(lit.span(), with_help("a tag name cannot be empty", USAGE)));
+            }
+            Ok(Spanned::new(name, Spans::from(lit.span())))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -26,6 +26,8 @@ pub(crate) enum Helper {
     Serializer,
     ResponseSerializer,
     Compress,
+    /// `#[tag(..)]`: the OpenAPI tags of the route's operation.
+    Tag,
     /// A parameter's source, `#[bean_param]` included.
     Source(Source),
     DefaultValue,
@@ -178,6 +180,7 @@ pub(crate) const TABLE: &[Entry] = &[
         Some("keep one `#[compress(..)]`"),
         "whether responses may be compressed"
     ),
+    entry!(Helper::Tag, "tag", SETTING, None, "the OpenAPI tags of the route's operation"),
     entry!(Helper::Source(Source::Path), "path_param", VALUE_SOURCE, Some(ONE_SOURCE), "read from a path variable"),
     entry!(Helper::Source(Source::Query), "query_param", VALUE_SOURCE, Some(ONE_SOURCE), "read from the query string"),
     entry!(

@@ -468,4 +468,10 @@ async fn hello() -> &'static str { "hello" }
 
 let client = Restlight::new().mock().unwrap();
 assert_eq!(client.get("/hello").send_blocking().text(), "hello");"#;
+    tag => r#"#[restlight::get("/hello")]
+#[tag("greetings")]
+async fn hello() -> &'static str { "hello" }
+
+let client = Restlight::new().mock().unwrap();
+assert_eq!(client.get("/hello").send_blocking().text(), "hello");"#;
 }

@@ -1,5 +1,5 @@
 //! What a route's descriptor says for the OpenAPI document: the doc
-//! comment and `#[deprecated]` of the handler, a schema per parameter and
+//! comment, `#[deprecated]` and `#[tag]`s of the handler, a schema per parameter and
 //! the responses its return type declares. Emitted as one call of
 //! `__private::route_doc!`, which expands to `()` when the `openapi`
 //! feature of the framework is off: a user's crate never needs a `cfg`.
@@ -77,9 +77,11 @@ pub(crate) fn route_doc(route: &Route, docs: &Docs, p: &TokenStream, fix: &impl 
         None => responses.push(quote!((empty 204))),
         Some(t) => returns(&statik(&fix(t)), &mut responses),
     }
+    let tags = &route.settings.tags;
     quote! {
         #p::route_doc! {
             summary = #summary, description = #description, deprecated = #deprecated,
+            tags = [#(#tags),*],
             params = [#(#params),*],
             responses = [#(#responses),*],
         }

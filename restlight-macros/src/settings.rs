@@ -24,6 +24,8 @@ pub(crate) struct Declared {
     pub(crate) no_interceptors: Slot<()>,
     /// The interceptor types named by `#[skip_interceptor(..)]`.
     pub(crate) skip_interceptor: List<syn::Path>,
+    /// The OpenAPI tags named by `#[tag(..)]`.
+    pub(crate) tags: List<String>,
 }
 
 impl Declared {
@@ -41,6 +43,7 @@ impl Declared {
             self.request_serializer.span(),
             self.response_serializer.span(),
             self.compress.span(),
+            self.tags.first_span(),
         ]
         .into_iter()
         .flatten()
@@ -91,6 +94,9 @@ pub(crate) struct Effective {
     pub(crate) no_interceptors: Option<Resolved<()>>,
     /// `#[skip_interceptor(..)]` types: the route's, then its impl block's.
     pub(crate) skip_interceptors: Vec<syn::Path>,
+    /// `#[tag(..)]` names: the route's own, else its impl block's (empty:
+    /// the document tags the operation with the resource type's name).
+    pub(crate) tags: Vec<String>,
 }
 
 impl Effective {
@@ -122,6 +128,10 @@ impl Effective {
                 .chain(inherited.into_iter().flat_map(|i| i.skip_interceptor.iter()))
                 .map(|p| p.value.clone())
                 .collect(),
+            tags: match own.tags.first_span() {
+                Some(_) => own.tags.iter().map(|t| t.value.clone()).collect(),
+                None => inherited.into_iter().flat_map(|i| i.tags.iter()).map(|t| t.value.clone()).collect(),
+            },
         }
     }
 

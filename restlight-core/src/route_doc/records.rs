@@ -80,6 +80,9 @@ pub struct RouteDoc {
     pub description: &'static str,
     /// `#[deprecated]` on the handler.
     pub deprecated: bool,
+    /// `#[tag(..)]` on the handler or its impl block (empty: the resource
+    /// type's name).
+    pub tags: &'static [&'static str],
     /// One per parameter, in declaration order.
     pub params: &'static [ParamDoc],
     /// What the return type says.
@@ -182,6 +185,7 @@ impl<E: ?Sized> ErrorsUndeclared for DocProbe<E> {
 /// ```text
 /// __rl_route_doc! {
 ///     summary = "..", description = "..", deprecated = false,
+///     tags = ["users"],
 ///     params = [(Required, u64, &[]), ..],
 ///     responses = [(typed 201, User), (problem 404), (errors HttpError), (empty 204), (any)],
 /// }
@@ -191,6 +195,7 @@ impl<E: ?Sized> ErrorsUndeclared for DocProbe<E> {
 macro_rules! __rl_route_doc {
     (
         summary = $summary:expr, description = $description:expr, deprecated = $deprecated:expr,
+        tags = [$($tag:literal),* $(,)?],
         params = [$(($shape:ident, $pty:ty, $fields:expr)),* $(,)?],
         responses = [$($resp:tt),* $(,)?] $(,)?
     ) => {
@@ -198,6 +203,7 @@ macro_rules! __rl_route_doc {
             summary: $summary,
             description: $description,
             deprecated: $deprecated,
+            tags: &[$($tag),*],
             params: &[$(
                 $crate::__private::ParamDoc {
                     shape: $crate::__private::Shape::$shape,

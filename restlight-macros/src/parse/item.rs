@@ -115,6 +115,11 @@ impl ItemAttrs {
                     s.skip_interceptor.push(Spanned::new(path, span));
                 }
             }
+            Helper::Tag => {
+                for tag in cx.ok(args::tag_list(a)).into_iter().flatten() {
+                    s.tags.push(tag);
+                }
+            }
             Helper::ExceptionHandler => {
                 let flag = args::no_args(a).map(|()| Spanned::new((), Spans::of(a)));
                 set(cx, &mut self.exception_handler, helper, a, flag);

@@ -253,8 +253,15 @@ fn operation(
     let doc: Option<&'static RouteDoc> = descriptor.map(|d| d.doc);
     let mut op = Map::new();
 
-    if let Some(resource) = descriptor.and_then(|d| d.resource) {
-        op.insert("tags".into(), json!([resource]));
+    match doc.map(|d| d.tags).filter(|tags| !tags.is_empty()) {
+        Some(tags) => {
+            op.insert("tags".into(), json!(tags));
+        }
+        None => {
+            if let Some(resource) = descriptor.and_then(|d| d.resource) {
+                op.insert("tags".into(), json!([resource]));
+            }
+        }
     }
     let mut description = doc.map(|d| d.description.to_owned()).unwrap_or_default();
     if let Some(doc) = doc.filter(|d| !d.summary.is_empty()) {
