@@ -155,7 +155,8 @@ fn import_spec(args: Import) -> Result<(), Box<dyn std::error::Error>> {
         }
         return match differences.len() {
             0 => Ok(()),
-            n => Err(format!("{} differs from the contract {} in {n} place(s)", served.display(), args.spec.display()).into()),
+            n => Err(format!("{} differs from the contract {} in {n} place(s)", served.display(), args.spec.display())
+                .into()),
         };
     }
     let source = match (args.restlight_git, args.restlight_path) {

@@ -62,14 +62,25 @@ fn operations(doc: &Value) -> BTreeMap<String, Summary> {
             s.params = params.into_iter().map(|((n, l), r)| (n, l, r)).collect();
             if let Some(rb) = op.get("requestBody") {
                 let rb = resolve(doc, rb);
-                s.consumes = rb.get("content").and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k.clone()).collect();
+                s.consumes = rb
+                    .get("content")
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flatten()
+                    .map(|(k, _)| k.clone())
+                    .collect();
             }
             for (status, response) in op.get("responses").and_then(Value::as_object).into_iter().flatten() {
                 if status.starts_with('2') {
                     s.success.insert(status.clone());
                     let response = resolve(doc, response);
                     s.produces.extend(
-                        response.get("content").and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k.clone()),
+                        response
+                            .get("content")
+                            .and_then(Value::as_object)
+                            .into_iter()
+                            .flatten()
+                            .map(|(k, _)| k.clone()),
                     );
                 }
             }
@@ -111,7 +122,14 @@ pub fn compare(contract: &Value, served: &Value) -> Vec<Difference> {
             if let Some((_, _, r2)) = y.params.iter().find(|(n2, l2, _)| n2 == n && l2 == l) {
                 if r != r2 {
                     let word = |r: bool| if r { "required" } else { "optional" };
-                    add(key, format!("the {l} parameter `{n}` is {} in the contract, {} in the service", word(*r), word(*r2)));
+                    add(
+                        key,
+                        format!(
+                            "the {l} parameter `{n}` is {} in the contract, {} in the service",
+                            word(*r),
+                            word(*r2)
+                        ),
+                    );
                 }
             }
         }

@@ -116,7 +116,9 @@ impl fmt::Display for ImportError {
             Self::Read(p, e) => write!(f, "cannot read {}: {e}", p.display()),
             Self::Invalid(p, why) => write!(f, "{}: {why}", p.display()),
             Self::Name(e) => e.fmt(f),
-            Self::Exists(d) => write!(f, "{} already exists: choose another `--out`, or move the directory away", d.display()),
+            Self::Exists(d) => {
+                write!(f, "{} already exists: choose another `--out`, or move the directory away", d.display())
+            }
             Self::Io(p, e) => write!(f, "cannot write {}: {e}", p.display()),
         }
     }
@@ -143,7 +145,13 @@ pub fn read(spec: &Path) -> Result<Value, ImportError> {
 
 /// The files of the project for `doc`, by relative path, and the warnings.
 #[must_use]
-pub fn files(doc: &Value, crate_name: &str, spec_name: &str, style: Style, restlight_dep: &str) -> (Vec<(String, String)>, Imported) {
+pub fn files(
+    doc: &Value,
+    crate_name: &str,
+    spec_name: &str,
+    style: Style,
+    restlight_dep: &str,
+) -> (Vec<(String, String)>, Imported) {
     let mut w = Warnings::default();
     let mut types = schema::Types::new(doc);
     types.define_components(&mut w);

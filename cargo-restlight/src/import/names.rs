@@ -61,7 +61,8 @@ pub fn pascal(name: &str) -> String {
         .iter()
         .map(|w| {
             let mut cs = w.chars();
-            cs.next().map_or_else(String::new, |f| f.to_ascii_uppercase().to_string() + &cs.as_str().to_ascii_lowercase())
+            cs.next()
+                .map_or_else(String::new, |f| f.to_ascii_uppercase().to_string() + &cs.as_str().to_ascii_lowercase())
         })
         .collect();
     if out.is_empty() {

@@ -153,7 +153,8 @@ fn operation<'d>(
 ) -> Operation {
     let id = op.get("operationId").and_then(Value::as_str).map_or_else(
         || {
-            let words: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).map(|s| s.trim_matches(['{', '}'])).collect();
+            let words: Vec<&str> =
+                path.split('/').filter(|s| !s.is_empty()).map(|s| s.trim_matches(['{', '}'])).collect();
             format!("{method}_{}", words.join("_"))
         },
         str::to_owned,
@@ -175,7 +176,9 @@ fn operation<'d>(
 
     // Parameters: the path item's, overridden by the operation's (name and `in`).
     let mut declared: Vec<(String, &Value)> = Vec::new();
-    for (base, list) in [(format!("{}/parameters", ptr.rsplit_once('/').unwrap().0), item), (format!("{ptr}/parameters"), op)] {
+    for (base, list) in
+        [(format!("{}/parameters", ptr.rsplit_once('/').unwrap().0), item), (format!("{ptr}/parameters"), op)]
+    {
         for (i, p) in list.get("parameters").and_then(Value::as_array).into_iter().flatten().enumerate() {
             let p_ptr = format!("{base}/{i}");
             let p = types.resolve(p);
@@ -218,18 +221,39 @@ fn operation<'d>(
             if supported(media) {
                 consumes.push(media.clone());
             } else {
-                w.add(&format!("{rb_ptr}/content/{}", escape_pointer(media)), format!("`{media}` has no codec in Restlight: not consumed"));
+                w.add(
+                    &format!("{rb_ptr}/content/{}", escape_pointer(media)),
+                    format!("`{media}` has no codec in Restlight: not consumed"),
+                );
             }
         }
-        let form: Vec<String> = consumes.iter().filter(|m| m.as_str() == "application/x-www-form-urlencoded").cloned().collect();
+        let form: Vec<String> =
+            consumes.iter().filter(|m| m.as_str() == "application/x-www-form-urlencoded").cloned().collect();
         if !form.is_empty() && form.len() == consumes.len() {
             let media = &content.unwrap()["application/x-www-form-urlencoded"];
             let schema = types.resolve(media.get("schema").unwrap_or(&Value::Null));
-            let required_fields: Vec<&str> =
-                schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+            let required_fields: Vec<&str> = schema
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
             for (name, prop) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {
-                let f_ptr = format!("{rb_ptr}/content/application~1x-www-form-urlencoded/schema/properties/{}", escape_pointer(name));
-                let mut param = scalar_param(types, name, Location::Form, prop, required_fields.contains(&name.as_str()), &f_ptr, &hint, w);
+                let f_ptr = format!(
+                    "{rb_ptr}/content/application~1x-www-form-urlencoded/schema/properties/{}",
+                    escape_pointer(name)
+                );
+                let mut param = scalar_param(
+                    types,
+                    name,
+                    Location::Form,
+                    prop,
+                    required_fields.contains(&name.as_str()),
+                    &f_ptr,
+                    &hint,
+                    w,
+                );
                 if param.sample.is_none() && required_fields.contains(&name.as_str()) {
                     param.sample = Some("text".into());
                 }
@@ -238,7 +262,10 @@ fn operation<'d>(
             body = Some(Body::Form);
         } else if !consumes.is_empty() {
             if !form.is_empty() {
-                w.add(&rb_ptr, "form fields and another media type cannot be read by one handler: the form is not consumed");
+                w.add(
+                    &rb_ptr,
+                    "form fields and another media type cannot be read by one handler: the form is not consumed",
+                );
                 consumes.retain(|m| m != "application/x-www-form-urlencoded");
             }
             let first = consumes[0].clone();
@@ -254,7 +281,11 @@ fn operation<'d>(
                 let schema = media.get("schema").unwrap_or(&Value::Null);
                 let m_ptr = format!("{rb_ptr}/content/{}/schema", escape_pointer(&first));
                 let t = types.ty(schema, &m_ptr, &format!("{hint}Request"), w);
-                if t.nullable { format!("Option<{}>", t.expr) } else { t.expr }
+                if t.nullable {
+                    format!("Option<{}>", t.expr)
+                } else {
+                    t.expr
+                }
             };
             let sample = media.get("schema").map_or(Value::Null, |s| types.sample(s, 0));
             // Text and bytes are read as they come: an absent body is empty.
@@ -301,9 +332,14 @@ fn parameter<'d>(types: &mut Types<'d>, p: &'d Value, ptr: &str, hint: &str, w: 
             return None;
         }
     };
-    if location == Location::Header && ["accept", "content-type", "authorization"].contains(&name.to_ascii_lowercase().as_str()) {
+    if location == Location::Header
+        && ["accept", "content-type", "authorization"].contains(&name.to_ascii_lowercase().as_str())
+    {
         if name.eq_ignore_ascii_case("authorization") {
-            w.add(ptr, "the `Authorization` header parameter is read as a header; a security scheme would be an interceptor");
+            w.add(
+                ptr,
+                "the `Authorization` header parameter is read as a header; a security scheme would be an interceptor",
+            );
         } else {
             w.add(ptr, format!("the `{name}` header is the framework's content negotiation: not a parameter"));
             return None;
@@ -353,8 +389,11 @@ fn scalar_param<'d>(
     let resolved = types.resolve(schema);
     let s_ptr = format!("{ptr}/schema");
     let is_array = schema::types(resolved).contains(&"array");
-    let (value_schema, value_ptr) =
-        if is_array { (resolved.get("items").unwrap_or(&Value::Null), format!("{s_ptr}/items")) } else { (schema, s_ptr.clone()) };
+    let (value_schema, value_ptr) = if is_array {
+        (resolved.get("items").unwrap_or(&Value::Null), format!("{s_ptr}/items"))
+    } else {
+        (schema, s_ptr.clone())
+    };
     let value = scalar_type(types, value_schema, &value_ptr, &format!("{hint}{}", pascal(name)), w);
     let default = resolved.get("default").and_then(|d| {
         let t = text(d);
@@ -381,7 +420,10 @@ fn scalar_param<'d>(
         format!("Vec<{value}>")
     } else if required || default.is_some() {
         if required && default.is_some() && location != Location::Path {
-            w.add(&format!("{s_ptr}/default"), "a required parameter with a default is read as optional with that default");
+            w.add(
+                &format!("{s_ptr}/default"),
+                "a required parameter with a default is read as optional with that default",
+            );
         }
         value.clone()
     } else {
@@ -411,7 +453,8 @@ fn scalar_type<'d>(types: &mut Types<'d>, schema: &'d Value, ptr: &str, hint: &s
         return "String".into();
     }
     let t = types.ty(schema, ptr, hint, w);
-    if t.expr == "serde_json::Value" || t.expr.starts_with("Vec<") || t.expr.starts_with("std::collections::BTreeMap<") {
+    if t.expr == "serde_json::Value" || t.expr.starts_with("Vec<") || t.expr.starts_with("std::collections::BTreeMap<")
+    {
         return "String".into();
     }
     t.expr
@@ -445,7 +488,8 @@ fn sample_text(types: &Types<'_>, schema: &Value, ty: &str, pattern: Option<&str
     if let Some(p) = pattern {
         if let Ok(re) = regex::Regex::new(&format!("^(?:{p})$")) {
             let built = regex_sample(p);
-            if let Some(c) = built.iter().map(String::as_str).chain(candidates.iter().copied()).find(|c| re.is_match(c)) {
+            if let Some(c) = built.iter().map(String::as_str).chain(candidates.iter().copied()).find(|c| re.is_match(c))
+            {
                 return c.to_owned();
             }
         }
@@ -457,7 +501,13 @@ fn sample_text(types: &Types<'_>, schema: &Value, ty: &str, pattern: Option<&str
 }
 
 /// The success response: the lowest 2xx status documented.
-fn returns<'d>(types: &mut Types<'d>, op: &'d Value, ptr: &str, hint: &str, w: &mut Warnings) -> (Returns, Vec<String>) {
+fn returns<'d>(
+    types: &mut Types<'d>,
+    op: &'d Value,
+    ptr: &str,
+    hint: &str,
+    w: &mut Warnings,
+) -> (Returns, Vec<String>) {
     let responses = op.get("responses").and_then(Value::as_object);
     let mut success: Vec<(u16, &String, &Value)> = responses
         .into_iter()
@@ -470,11 +520,17 @@ fn returns<'d>(types: &mut Types<'d>, op: &'d Value, ptr: &str, hint: &str, w: &
     success.sort_by_key(|(s, _, _)| *s);
     let any = || Returns { ty: "Response".into(), status: None };
     let Some((status, key, response)) = success.first().copied() else {
-        w.add(&format!("{ptr}/responses"), "no success (2xx) response: the handler returns a `Response`, documented as any status");
+        w.add(
+            &format!("{ptr}/responses"),
+            "no success (2xx) response: the handler returns a `Response`, documented as any status",
+        );
         return (any(), Vec::new());
     };
     for (_, other, _) in success.iter().skip(1) {
-        w.add(&format!("{ptr}/responses/{other}"), format!("a second success status: the handler's return type documents `{key}` only"));
+        w.add(
+            &format!("{ptr}/responses/{other}"),
+            format!("a second success status: the handler's return type documents `{key}` only"),
+        );
     }
     let r_ptr = format!("{ptr}/responses/{}", escape_pointer(key));
     let response = types.resolve(response);
@@ -484,7 +540,10 @@ fn returns<'d>(types: &mut Types<'d>, op: &'d Value, ptr: &str, hint: &str, w: &
         if supported(media) && media != "multipart/form-data" && media != "application/x-www-form-urlencoded" {
             produces.push(media.clone());
         } else {
-            w.add(&format!("{r_ptr}/content/{}", escape_pointer(media)), format!("`{media}` has no codec in Restlight: not produced"));
+            w.add(
+                &format!("{r_ptr}/content/{}", escape_pointer(media)),
+                format!("`{media}` has no codec in Restlight: not produced"),
+            );
         }
     }
     let inner = produces.first().map(|first| {
@@ -496,8 +555,17 @@ fn returns<'d>(types: &mut Types<'d>, op: &'d Value, ptr: &str, hint: &str, w: &
         } else if is_json(first) {
             match media.get("schema") {
                 Some(schema) => {
-                    let t = types.ty(schema, &format!("{r_ptr}/content/{}/schema", escape_pointer(first)), &format!("{hint}Response"), w);
-                    if t.nullable { format!("Option<{}>", t.expr) } else { t.expr }
+                    let t = types.ty(
+                        schema,
+                        &format!("{r_ptr}/content/{}/schema", escape_pointer(first)),
+                        &format!("{hint}Response"),
+                        w,
+                    );
+                    if t.nullable {
+                        format!("Option<{}>", t.expr)
+                    } else {
+                        t.expr
+                    }
                 }
                 None => "serde_json::Value".to_owned(),
             }
@@ -508,7 +576,8 @@ fn returns<'d>(types: &mut Types<'d>, op: &'d Value, ptr: &str, hint: &str, w: &
     if inner.as_deref().is_some_and(|t| t.starts_with("Option<")) {
         w.add(&r_ptr, "a nullable response body is declared as its type: `Option<T>` would document a 404");
     }
-    let inner = inner.map(|t| t.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')).map_or(t.clone(), str::to_owned));
+    let inner =
+        inner.map(|t| t.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')).map_or(t.clone(), str::to_owned));
     let returns = match (status, inner) {
         (200, Some(t)) => Returns { ty: t, status: Some(200) },
         (201, Some(t)) => Returns { ty: format!("Created<{t}>"), status: Some(201) },

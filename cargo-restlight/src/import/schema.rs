@@ -147,7 +147,10 @@ impl<'d> Types<'d> {
     fn ty_inner(&mut self, schema: &'d Value, ptr: &str, hint: &str, w: &mut Warnings) -> Ty {
         for unsupported in ["not", "const", "if", "patternProperties", "prefixItems", "discriminator"] {
             if schema.get(unsupported).is_some() {
-                w.add(&format!("{ptr}/{unsupported}"), format!("`{unsupported}` is not mapped to the Rust type: ignored"));
+                w.add(
+                    &format!("{ptr}/{unsupported}"),
+                    format!("`{unsupported}` is not mapped to the Rust type: ignored"),
+                );
             }
         }
         let string_enum = is_string_enum(schema);
@@ -232,7 +235,12 @@ impl<'d> Types<'d> {
     fn map(&mut self, schema: &'d Value, ptr: &str, hint: &str, w: &mut Warnings) -> Ty {
         match schema.get("additionalProperties") {
             Some(Value::Object(o)) if !o.is_empty() => {
-                let t = self.ty(&schema["additionalProperties"], &format!("{ptr}/additionalProperties"), &format!("{hint}Value"), w);
+                let t = self.ty(
+                    &schema["additionalProperties"],
+                    &format!("{ptr}/additionalProperties"),
+                    &format!("{hint}Value"),
+                    w,
+                );
                 Ty::of(format!("std::collections::BTreeMap<String, {}>", option(&t)))
             }
             _ => Ty::of("std::collections::BTreeMap<String, serde_json::Value>"),
@@ -262,7 +270,10 @@ impl<'d> Types<'d> {
                 let part_ptr = format!("{ptr}/allOf/{i}");
                 let resolved = self.resolve(part);
                 if resolved.get("properties").is_none() && resolved.get("allOf").is_none() {
-                    w.add(&part_ptr, "an `allOf` member without properties is not merged: its constraints are not checked");
+                    w.add(
+                        &part_ptr,
+                        "an `allOf` member without properties is not merged: its constraints are not checked",
+                    );
                     continue;
                 }
                 self.collect_fields(resolved, &part_ptr, &name, &mut fields, &mut extra, w);
@@ -332,7 +343,7 @@ impl<'d> Types<'d> {
             }
         }
         for name in &required {
-            if !schema.get("properties").and_then(|p| p.get(*name)).is_some() {
+            if schema.get("properties").and_then(|p| p.get(*name)).is_none() {
                 if let Some(f) = fields.iter_mut().find(|f| f.json == *name) {
                     f.optional = false;
                 }
@@ -342,7 +353,12 @@ impl<'d> Types<'d> {
             let t = if o.is_empty() {
                 Ty::of("serde_json::Value")
             } else {
-                self.ty(&schema["additionalProperties"], &format!("{ptr}/additionalProperties"), &format!("{owner}Value"), w)
+                self.ty(
+                    &schema["additionalProperties"],
+                    &format!("{ptr}/additionalProperties"),
+                    &format!("{owner}Value"),
+                    w,
+                )
             };
             *extra = Some(option(&t));
         } else if schema.get("additionalProperties") == Some(&Value::Bool(true)) {
@@ -390,7 +406,8 @@ impl<'d> Types<'d> {
                     if let Some(t) = extra {
                         let _ = writeln!(out, "    /// The properties not named above.");
                         let _ = writeln!(out, "    #[serde(flatten)]");
-                        let _ = writeln!(out, "    pub additional_properties: std::collections::BTreeMap<String, {t}>,");
+                        let _ =
+                            writeln!(out, "    pub additional_properties: std::collections::BTreeMap<String, {t}>,");
                     }
                     out.push_str("}\n");
                 }
@@ -411,7 +428,11 @@ impl<'d> Types<'d> {
                         let _ = writeln!(out, "            {} => Ok(Self::{v}),", lit(json));
                     }
                     let expected: Vec<&str> = variants.iter().map(|(_, j)| j.as_str()).collect();
-                    let _ = writeln!(out, "            _ => Err({}.into()),", lit(&format!("expected one of: {}", expected.join(", "))));
+                    let _ = writeln!(
+                        out,
+                        "            _ => Err({}.into()),",
+                        lit(&format!("expected one of: {}", expected.join(", ")))
+                    );
                     out.push_str("        }\n    }\n}\n");
                 }
                 Def::Untagged(variants) => {
