@@ -1,10 +1,53 @@
 //! `cargo restlight import`: a Restlight project from an OpenAPI 3.0 or
 //! 3.1 document, the contract of the service it replaces.
 //!
+//! ```sh
+//! cargo restlight import openapi.yaml --out orders [--style jaxrs|spring] [--name NAME]
+//! cd orders && cargo test && cargo run -- --openapi > served.json
+//! cargo restlight import openapi.yaml --compare served.json
+//! ```
+//!
+//! The project: `Cargo.toml` (Restlight with its `openapi` feature,
+//! serde, serde_json, schemars), `src/lib.rs` (`app()`, serving the
+//! document at `/openapi.json`; `openapi()`, the document as a value),
+//! `src/main.rs` (serves; `--openapi` prints the document, `--routes` the
+//! route table), `src/model.rs` (the schemas), a module per resource,
+//! `tests/routes.rs` (a test per operation) and a copy of the contract.
+//!
+//! | in the contract | in the project |
+//! |---|---|
+//! | the first tag of an operation (else its first path segment) | a resource `PetResource` (`PetController` with `--style spring`) in `src/pet.rs`, based at the literal segments its paths share |
+//! | an operation | an `async fn` named after `operationId` (else method and path) with `#[get]`.. (`#[get_mapping]`..), `#[path]`, `#[produces]`, `#[consumes]`; `summary` and `description` its doc comment, `deprecated` `#[deprecated]` |
+//! | `{id}` with a `pattern` | `{id: regex}` (anchors dropped: the router matches whole segments) |
+//! | parameters `in: path/query/header/cookie` (path-level ones and `$ref`s included) | `#[path_param("id")]`, `#[query_param]`, `#[header_param]`, `#[cookie_param]` (`#[path_variable]`, `#[request_param]`, `#[request_header]`, `#[cookie_value]`) |
+//! | required / optional / `default` / `type: array` | `T` / `Option<T>` / `T` with `#[default_value]` / `Vec<T>` |
+//! | `requestBody` (JSON, `+json`, `text/*`, octet-stream, multipart) | the entity: the schema's type (`Option<T>` when not required), `String`, `Vec<u8>`, `Multipart` |
+//! | an `application/x-www-form-urlencoded` body | a `#[form_param]` per property |
+//! | the lowest 2xx response: 200 / 201 / 204 | `Result<T, HttpError>` / `Result<Created<T>, HttpError>` / `Result<NoContent, HttpError>` |
+//! | other or no 2xx, 200 or 201 without a body | `Result<Response, HttpError>`, documented as any status (a warning) |
+//! | `type: object` with `properties` | a struct: required fields `T`, others `Option<T>` skipped when `None`, renamed with `#[serde(rename)]` |
+//! | `nullable: true`, `type: [T, "null"]`, `oneOf: [T, {type: null}]` | `Option<T>` |
+//! | `enum` of strings | an enum with `#[serde(rename)]` variants and `FromStr` (so it is a parameter type too) |
+//! | `additionalProperties` | `BTreeMap<String, T>`, or a flattened map next to the properties |
+//! | `allOf` | one struct with the properties of every member |
+//! | `oneOf` / `anyOf` | a `#[serde(untagged)]` enum |
+//! | `format`: `int32`, `int64`, `uint64`.., `float`, `double`, `binary` | `i32`, `i64`, `u64`.., `f32`, `f64`, `Vec<u8>`; `date-time`, `uuid`.. are `String` |
+//!
+//! Warnings, each with the JSON pointer: media types without a codec
+//! (XML), parameter `style`s other than the default (`matrix`, `label`,
+//! `spaceDelimited`..) and `explode: false`, `content` parameters,
+//! objects in parameters, `Accept` and `Content-Type` header parameters
+//! (the framework negotiates), a required list (a `Vec` is never
+//! required), non-string enums, `const`, `not`, `discriminator`,
+//! `patternProperties`, `prefixItems`, a second success status,
+//! callbacks, TRACE operations and security schemes (an interceptor's
+//! job). Error responses are answered as problem details and documented
+//! as `default`, not status by status.
+//!
 //! The document is read into a `serde_json::Value` ([`load`]) so that one
 //! code path reads both versions; [`schema`] turns its schemas into Rust
 //! types, [`ops`] its operations into handlers, [`emit`] writes the
-//! project, and [`compare`] checks the document the generated service
+//! project, and [`compare()`] checks the document the generated service
 //! serves against the contract. Whatever cannot be kept is a [`Warning`]
 //! naming the JSON pointer of what was dropped or approximated.
 
