@@ -1,6 +1,7 @@
 //! The contract against the document the generated service serves: the
 //! same operations (method and path), the same parameters (name, location,
-//! requiredness), the same success statuses and the same media types.
+//! requiredness, default), the same success statuses and the same media
+//! types.
 //! Everything else (descriptions, schemas' `$ref` names, error responses,
 //! ordering) is not compared.
 
@@ -14,7 +15,8 @@ use super::schema::pointer;
 /// What one side says of an operation.
 #[derive(Debug, Default, PartialEq, Eq)]
 struct Summary {
-    params: BTreeSet<(String, String, bool)>,
+    /// (name, location) to (required, default as text).
+    params: BTreeMap<(String, String), (bool, Option<String>)>,
     success: BTreeSet<String>,
     produces: BTreeSet<String>,
     consumes: BTreeSet<String>,
@@ -49,17 +51,23 @@ fn operations(doc: &Value) -> BTreeMap<String, Summary> {
                 continue;
             }
             let mut s = Summary::default();
-            let mut params: BTreeMap<(String, String), bool> = BTreeMap::new();
+            let mut params = BTreeMap::new();
             for list in [item.get("parameters"), op.get("parameters")].into_iter().flatten() {
                 for p in list.as_array().into_iter().flatten() {
                     let p = resolve(doc, p);
                     let name = p.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
                     let loc = p.get("in").and_then(Value::as_str).unwrap_or_default().to_owned();
                     let required = p.get("required") == Some(&Value::Bool(true));
-                    params.insert((name, loc), required);
+                    let schema = p.get("schema").unwrap_or(&Value::Null);
+                    let default =
+                        schema.get("default").or_else(|| resolve(doc, schema).get("default")).map(|d| match d {
+                            Value::String(s) => s.clone(),
+                            other => other.to_string(),
+                        });
+                    params.insert((name, loc), (required, default));
                 }
             }
-            s.params = params.into_iter().map(|((n, l), r)| (n, l, r)).collect();
+            s.params = params;
             if let Some(rb) = op.get("requestBody") {
                 let rb = resolve(doc, rb);
                 s.consumes = rb
@@ -110,7 +118,7 @@ pub fn compare(contract: &Value, served: &Value) -> Vec<Difference> {
             add(key, "in the contract, not served".into());
             continue;
         };
-        let names = |s: &Summary| s.params.iter().map(|(n, l, _)| (n.clone(), l.clone())).collect::<BTreeSet<_>>();
+        let names = |s: &Summary| s.params.keys().cloned().collect::<BTreeSet<_>>();
         let (missing, extra) = set_diff(&names(x), &names(y));
         for (n, l) in missing {
             add(key, format!("the {l} parameter `{n}` is not read"));
@@ -118,8 +126,8 @@ pub fn compare(contract: &Value, served: &Value) -> Vec<Difference> {
         for (n, l) in extra {
             add(key, format!("the {l} parameter `{n}` is not in the contract"));
         }
-        for (n, l, r) in &x.params {
-            if let Some((_, _, r2)) = y.params.iter().find(|(n2, l2, _)| n2 == n && l2 == l) {
+        for ((n, l), (r, d)) in &x.params {
+            if let Some((r2, d2)) = y.params.get(&(n.clone(), l.clone())) {
                 if r != r2 {
                     let word = |r: bool| if r { "required" } else { "optional" };
                     add(
@@ -129,6 +137,15 @@ pub fn compare(contract: &Value, served: &Value) -> Vec<Difference> {
                             word(*r),
                             word(*r2)
                         ),
+                    );
+                }
+                if d != d2 {
+                    let word = |d: &Option<String>| {
+                        d.as_ref().map_or_else(|| "no default".to_owned(), |d| format!("the default `{d}`"))
+                    };
+                    add(
+                        key,
+                        format!("the {l} parameter `{n}` has {} in the contract, {} in the service", word(d), word(d2)),
                     );
                 }
             }
@@ -168,7 +185,7 @@ mod tests {
             "components": {"parameters": {"Limit": {"name": "limit", "in": "query"}}}});
         assert_eq!(compare(&contract, &contract), Vec::new());
         let served = json!({"paths": {"/pets/{id}": {"get": {
-            "parameters": [{"name": "id", "in": "path", "required": true}, {"name": "limit", "in": "query", "required": true}],
+            "parameters": [{"name": "id", "in": "path", "required": true}, {"name": "limit", "in": "query", "required": true, "schema": {"default": 10}}],
             "responses": {"201": {"content": {"text/plain": {}}}}}},
             "/extra": {"post": {"responses": {}}}}});
         let found: Vec<String> = compare(&contract, &served).iter().map(ToString::to_string).collect();
@@ -176,6 +193,7 @@ mod tests {
             found,
             [
                 "GET /pets/{id}: the query parameter `limit` is optional in the contract, required in the service",
+                "GET /pets/{id}: the query parameter `limit` has no default in the contract, the default `10` in the service",
                 "GET /pets/{id}: success status 200 in the contract, not in the service",
                 "GET /pets/{id}: success status 201 in the service, not in the contract",
                 "GET /pets/{id}: response media type application/json in the contract, not in the service",
