@@ -46,7 +46,7 @@
 //!
 //! The document is read into a `serde_json::Value` ([`load`]) so that one
 //! code path reads both versions; [`schema`] turns its schemas into Rust
-//! types, [`ops`] its operations into handlers, [`emit`] writes the
+//! types, [`ops`] its operations into handlers (with [`params`]), [`emit`] writes the
 //! project, and [`compare()`] checks the document the generated service
 //! serves against the contract. Whatever cannot be kept is a [`Warning`]
 //! naming the JSON pointer of what was dropped or approximated.
@@ -56,6 +56,7 @@ pub mod emit;
 pub mod load;
 pub mod names;
 pub mod ops;
+pub mod params;
 pub mod schema;
 
 use std::fmt;
