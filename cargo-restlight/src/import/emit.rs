@@ -62,7 +62,6 @@ fn common_base(ops: &[&Operation]) -> String {
         let n = common.iter().zip(&segs).take_while(|(a, b)| a == b && !a.contains('{')).count();
         common.truncate(n);
     }
-    // A path equal to the base keeps one segment of its own only when it has none left.
     format!("/{}", common.join("/"))
 }
 

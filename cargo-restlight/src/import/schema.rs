@@ -76,7 +76,35 @@ impl<'d> Types<'d> {
     /// resolve in any order) and defined by [`Types::define_components`].
     pub fn new(doc: &'d Value) -> Self {
         let mut types = Self { doc, defs: Vec::new(), taken: BTreeSet::new(), components: BTreeMap::new() };
-        for reserved in ["Value", "BTreeMap", "Option", "Vec", "String", "Result", "Box"] {
+        // The std prelude's types and `restlight::prelude`'s, which the
+        // resources import next to the model's.
+        for reserved in [
+            "Value",
+            "BTreeMap",
+            "Option",
+            "Vec",
+            "String",
+            "Result",
+            "Box",
+            "Response",
+            "Created",
+            "NoContent",
+            "HttpError",
+            "Json",
+            "Multipart",
+            "StatusCode",
+            "Entity",
+            "Restlight",
+            "RequestContext",
+            "Sse",
+            "Event",
+            "BodyStream",
+            "Failure",
+            "Intercept",
+            "Interceptor",
+            "ResponseBuilder",
+            "Scheduler",
+        ] {
             types.taken.insert(reserved.into());
         }
         if let Some(schemas) = doc.pointer("/components/schemas").and_then(Value::as_object) {
@@ -637,5 +665,21 @@ pub fn doc_comment(out: &mut String, text: Option<&str>, indent: &str) {
                 let _ = writeln!(out, "{indent}/// {line}");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn component_names_never_shadow_the_preludes() {
+        let doc = json!({"components": {"schemas": {"Response": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}}});
+        let mut types = Types::new(&doc);
+        let mut w = Warnings::default();
+        types.define_components(&mut w);
+        assert!(types.render().contains("pub struct Response2 {"), "{}", types.render());
     }
 }
