@@ -36,6 +36,40 @@ enum Sub {
         #[arg(long, value_name = "PATH")]
         manifest_path: Option<PathBuf>,
     },
+    /// Creates a service from an OpenAPI 3.0 or 3.1 document (JSON or
+    /// YAML): one resource per tag, a handler per operation answering 501,
+    /// the schemas as Rust types, a test per operation.
+    Import(Import),
+}
+
+#[derive(Debug, Args)]
+struct Import {
+    /// The OpenAPI document, the contract of the service replaced.
+    spec: PathBuf,
+    /// The directory to create (it must not exist).
+    #[arg(long, value_name = "DIR", required_unless_present = "compare")]
+    out: Option<PathBuf>,
+    /// The annotation style of the resources.
+    #[arg(long, value_enum, default_value_t = Style::Jaxrs)]
+    style: Style,
+    /// The package name. Default: the name of the `--out` directory.
+    #[arg(long)]
+    name: Option<String>,
+    /// Instead of generating: compares SERVED, the document a service
+    /// serves (`cargo run -- --openapi` in a generated one), with the
+    /// contract, prints the differences and fails when there are any.
+    #[arg(long, value_name = "SERVED", conflicts_with = "out")]
+    compare: Option<PathBuf>,
+    /// A Restlight checkout to depend on by path. Default: the checkout
+    /// this tool was installed from.
+    #[arg(long, value_name = "DIR", conflicts_with = "restlight_git")]
+    restlight_path: Option<PathBuf>,
+    /// A git repository of Restlight to depend on instead of a path.
+    #[arg(long, value_name = "URL")]
+    restlight_git: Option<String>,
+    /// The commit, tag or branch of `--restlight-git`.
+    #[arg(long, value_name = "REV", requires = "restlight_git")]
+    rev: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -76,6 +110,7 @@ fn main() -> ExitCode {
     let result = match args.command {
         Sub::New(new) => new_service(new),
         Sub::Routes { manifest_path } => routes(manifest_path),
+        Sub::Import(import) => import_spec(import),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -107,6 +142,55 @@ fn new_service(new: New) -> Result<(), Box<dyn std::error::Error>> {
     println!();
     println!("    cd {name}");
     println!("    cargo run");
+    Ok(())
+}
+
+/// `cargo restlight import`: generates, or with `--compare` checks.
+fn import_spec(args: Import) -> Result<(), Box<dyn std::error::Error>> {
+    use cargo_restlight::import;
+    if let Some(served) = args.compare {
+        let differences = import::compare(&import::read(&args.spec)?, &import::read(&served)?);
+        for d in &differences {
+            println!("{d}");
+        }
+        return match differences.len() {
+            0 => Ok(()),
+            n => Err(format!("{} differs from the contract {} in {n} place(s)", served.display(), args.spec.display())
+                .into()),
+        };
+    }
+    let source = match (args.restlight_git, args.restlight_path) {
+        (Some(url), _) => Source::Git { url, rev: args.rev },
+        (None, Some(dir)) => Source::checkout(&dir)?,
+        (None, None) => Source::checkout(&built_from())?,
+    };
+    let style = match args.style {
+        Style::Jaxrs => import::Style::Jaxrs,
+        Style::Spring => import::Style::Spring,
+    };
+    let out = args.out.ok_or("missing `--out DIR`")?;
+    let done = import::import(&import::Options { spec: args.spec, out, name: args.name, style, source })?;
+    for w in &done.warnings {
+        eprintln!("warning: {w}");
+    }
+    // Best effort: the generated code is readable as written, rustfmt makes it the project's style.
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let _ = Command::new(cargo)
+        .args(["fmt", "--manifest-path"])
+        .arg(done.dir.join("Cargo.toml"))
+        .stderr(std::process::Stdio::null())
+        .status();
+    println!(
+        "Created `{}` in {}: {} operations in {} resources, {} warnings.",
+        done.name,
+        done.dir.display(),
+        done.operations,
+        done.resources,
+        done.warnings.len()
+    );
+    println!();
+    println!("    cd {}", done.dir.display());
+    println!("    cargo test");
     Ok(())
 }
 

@@ -1,0 +1,205 @@
+//! The contract against the document the generated service serves: the
+//! same operations (method and path), the same parameters (name, location,
+//! requiredness, default), the same success statuses and the same media
+//! types.
+//! Everything else (descriptions, schemas' `$ref` names, error responses,
+//! ordering) is not compared.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use serde_json::Value;
+
+use super::schema::pointer;
+
+/// What one side says of an operation.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Summary {
+    /// (name, location) to (required, default as text).
+    params: BTreeMap<(String, String), (bool, Option<String>)>,
+    success: BTreeSet<String>,
+    produces: BTreeSet<String>,
+    consumes: BTreeSet<String>,
+}
+
+/// One way the service's document differs from the contract.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Difference {
+    /// `GET /pets/{id}`, or empty for the document.
+    pub operation: String,
+    /// What differs.
+    pub what: String,
+}
+
+impl fmt::Display for Difference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.operation, self.what)
+    }
+}
+
+fn resolve<'a>(doc: &'a Value, v: &'a Value) -> &'a Value {
+    v.get("$ref").and_then(Value::as_str).and_then(|r| pointer(doc, r)).unwrap_or(v)
+}
+
+fn operations(doc: &Value) -> BTreeMap<String, Summary> {
+    let mut out = BTreeMap::new();
+    for (path, item) in doc.get("paths").and_then(Value::as_object).into_iter().flatten() {
+        let item = resolve(doc, item);
+        let norm = if path.len() > 1 { path.trim_end_matches('/') } else { path };
+        for (method, op) in item.as_object().into_iter().flatten() {
+            if !["get", "put", "post", "delete", "options", "head", "patch"].contains(&method.as_str()) {
+                continue;
+            }
+            let mut s = Summary::default();
+            let mut params = BTreeMap::new();
+            for list in [item.get("parameters"), op.get("parameters")].into_iter().flatten() {
+                for p in list.as_array().into_iter().flatten() {
+                    let p = resolve(doc, p);
+                    let name = p.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+                    let loc = p.get("in").and_then(Value::as_str).unwrap_or_default().to_owned();
+                    let required = p.get("required") == Some(&Value::Bool(true));
+                    let schema = p.get("schema").unwrap_or(&Value::Null);
+                    let default =
+                        schema.get("default").or_else(|| resolve(doc, schema).get("default")).map(|d| match d {
+                            Value::String(s) => s.clone(),
+                            other => other.to_string(),
+                        });
+                    params.insert((name, loc), (required, default));
+                }
+            }
+            s.params = params;
+            if let Some(rb) = op.get("requestBody") {
+                let rb = resolve(doc, rb);
+                s.consumes = rb
+                    .get("content")
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flatten()
+                    .map(|(k, _)| k.clone())
+                    .collect();
+            }
+            for (status, response) in op.get("responses").and_then(Value::as_object).into_iter().flatten() {
+                if status.starts_with('2') {
+                    s.success.insert(status.clone());
+                    let response = resolve(doc, response);
+                    s.produces.extend(
+                        response
+                            .get("content")
+                            .and_then(Value::as_object)
+                            .into_iter()
+                            .flatten()
+                            .map(|(k, _)| k.clone()),
+                    );
+                }
+            }
+            out.insert(format!("{} {norm}", method.to_ascii_uppercase()), s);
+        }
+    }
+    out
+}
+
+fn set_diff<T: Ord + Clone>(a: &BTreeSet<T>, b: &BTreeSet<T>) -> (Vec<T>, Vec<T>) {
+    (a.difference(b).cloned().collect(), b.difference(a).cloned().collect())
+}
+
+fn list(items: &[String]) -> String {
+    items.join(", ")
+}
+
+/// The differences between the contract and the served document, by
+/// operation; empty when they agree.
+#[must_use]
+pub fn compare(contract: &Value, served: &Value) -> Vec<Difference> {
+    let (a, b) = (operations(contract), operations(served));
+    let mut out = Vec::new();
+    let mut add = |operation: &str, what: String| out.push(Difference { operation: operation.to_owned(), what });
+    for (key, x) in &a {
+        let Some(y) = b.get(key) else {
+            add(key, "in the contract, not served".into());
+            continue;
+        };
+        let names = |s: &Summary| s.params.keys().cloned().collect::<BTreeSet<_>>();
+        let (missing, extra) = set_diff(&names(x), &names(y));
+        for (n, l) in missing {
+            add(key, format!("the {l} parameter `{n}` is not read"));
+        }
+        for (n, l) in extra {
+            add(key, format!("the {l} parameter `{n}` is not in the contract"));
+        }
+        for ((n, l), (r, d)) in &x.params {
+            if let Some((r2, d2)) = y.params.get(&(n.clone(), l.clone())) {
+                if r != r2 {
+                    let word = |r: bool| if r { "required" } else { "optional" };
+                    add(
+                        key,
+                        format!(
+                            "the {l} parameter `{n}` is {} in the contract, {} in the service",
+                            word(*r),
+                            word(*r2)
+                        ),
+                    );
+                }
+                if d != d2 {
+                    let word = |d: &Option<String>| {
+                        d.as_ref().map_or_else(|| "no default".to_owned(), |d| format!("the default `{d}`"))
+                    };
+                    add(
+                        key,
+                        format!("the {l} parameter `{n}` has {} in the contract, {} in the service", word(d), word(d2)),
+                    );
+                }
+            }
+        }
+        for (label, p, q) in [
+            ("success status", &x.success, &y.success),
+            ("response media type", &x.produces, &y.produces),
+            ("request media type", &x.consumes, &y.consumes),
+        ] {
+            let (missing, extra) = set_diff(p, q);
+            if !missing.is_empty() {
+                add(key, format!("{label} {} in the contract, not in the service", list(&missing)));
+            }
+            if !extra.is_empty() {
+                add(key, format!("{label} {} in the service, not in the contract", list(&extra)));
+            }
+        }
+    }
+    for key in b.keys().filter(|k| !a.contains_key(*k)) {
+        add(key, "served, not in the contract".into());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn equal_documents_have_no_differences_and_each_difference_is_named() {
+        let contract = json!({"paths": {"/pets/{id}": {
+            "parameters": [{"name": "id", "in": "path", "required": true}],
+            "get": {"parameters": [{"$ref": "#/components/parameters/Limit"}],
+                    "responses": {"200": {"content": {"application/json": {}}}, "404": {}}}}},
+            "components": {"parameters": {"Limit": {"name": "limit", "in": "query"}}}});
+        assert_eq!(compare(&contract, &contract), Vec::new());
+        let served = json!({"paths": {"/pets/{id}": {"get": {
+            "parameters": [{"name": "id", "in": "path", "required": true}, {"name": "limit", "in": "query", "required": true, "schema": {"default": 10}}],
+            "responses": {"201": {"content": {"text/plain": {}}}}}},
+            "/extra": {"post": {"responses": {}}}}});
+        let found: Vec<String> = compare(&contract, &served).iter().map(ToString::to_string).collect();
+        assert_eq!(
+            found,
+            [
+                "GET /pets/{id}: the query parameter `limit` is optional in the contract, required in the service",
+                "GET /pets/{id}: the query parameter `limit` has no default in the contract, the default `10` in the service",
+                "GET /pets/{id}: success status 200 in the contract, not in the service",
+                "GET /pets/{id}: success status 201 in the service, not in the contract",
+                "GET /pets/{id}: response media type application/json in the contract, not in the service",
+                "GET /pets/{id}: response media type text/plain in the service, not in the contract",
+                "POST /extra: served, not in the contract",
+            ]
+        );
+    }
+}

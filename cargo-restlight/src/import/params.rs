@@ -1,0 +1,262 @@
+//! The parameters of an operation: their Rust types, `#[default_value]`s
+//! and path regexes, and the values the generated tests send.
+
+use serde_json::Value;
+
+use super::names::{pascal, snake};
+use super::ops::{Location, Param};
+use super::schema::{self, Types};
+use super::Warnings;
+
+pub(crate) fn parameter<'d>(
+    types: &mut Types<'d>,
+    p: &'d Value,
+    ptr: &str,
+    hint: &str,
+    w: &mut Warnings,
+) -> Option<Param> {
+    let name = p.get("name").and_then(Value::as_str)?.to_owned();
+    let location = match p.get("in").and_then(Value::as_str) {
+        Some("path") => Location::Path,
+        Some("query") => Location::Query,
+        Some("header") => Location::Header,
+        Some("cookie") => Location::Cookie,
+        other => {
+            w.add(ptr, format!("a parameter `in: {}` is not generated", other.unwrap_or("?")));
+            return None;
+        }
+    };
+    if location == Location::Header
+        && ["accept", "content-type", "authorization"].contains(&name.to_ascii_lowercase().as_str())
+    {
+        if name.eq_ignore_ascii_case("authorization") {
+            w.add(
+                ptr,
+                "the `Authorization` header parameter is read as a header; a security scheme would be an interceptor",
+            );
+        } else {
+            w.add(ptr, format!("the `{name}` header is the framework's content negotiation: not a parameter"));
+            return None;
+        }
+    }
+    let style = p.get("style").and_then(Value::as_str);
+    let default_style = match location {
+        Location::Path => "simple",
+        Location::Query | Location::Cookie | Location::Form => "form",
+        Location::Header => "simple",
+    };
+    if let Some(style) = style.filter(|s| *s != default_style) {
+        w.add(&format!("{ptr}/style"), format!("`style: {style}` is read as `{default_style}`"));
+    }
+    if p.get("explode") == Some(&Value::Bool(false)) {
+        w.add(&format!("{ptr}/explode"), "`explode: false` is read as repeated parameters (`explode: true`)");
+    }
+    let schema = match p.get("schema") {
+        Some(s) => s,
+        None => {
+            w.add(ptr, "a parameter with `content` instead of `schema` is read as a string");
+            &Value::Null
+        }
+    };
+    let required = location == Location::Path || p.get("required") == Some(&Value::Bool(true));
+    let mut param = scalar_param(types, &name, location, schema, required, ptr, hint, w);
+    if let Some(example) = p.get("example").and_then(text) {
+        if param.sample.is_some() {
+            param.sample = Some(example);
+        }
+    }
+    Some(param)
+}
+
+/// A parameter whose value is one scalar or a list of them.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn scalar_param<'d>(
+    types: &mut Types<'d>,
+    name: &str,
+    location: Location,
+    schema: &'d Value,
+    required: bool,
+    ptr: &str,
+    hint: &str,
+    w: &mut Warnings,
+) -> Param {
+    let resolved = types.resolve(schema);
+    let s_ptr = format!("{ptr}/schema");
+    let is_array = schema::types(resolved).contains(&"array");
+    let (value_schema, value_ptr) = if is_array {
+        (resolved.get("items").unwrap_or(&Value::Null), format!("{s_ptr}/items"))
+    } else {
+        (schema, s_ptr.clone())
+    };
+    let value = scalar_type(types, value_schema, &value_ptr, &format!("{hint}{}", pascal(name)), w);
+    let default = resolved.get("default").and_then(|d| {
+        let t = text(d);
+        if t.is_none() {
+            w.add(&format!("{s_ptr}/default"), "a default that is not a scalar is not kept");
+        }
+        t
+    });
+    let mut pattern = None;
+    if location == Location::Path {
+        if let Some(p) = types.resolve(value_schema).get("pattern").and_then(Value::as_str) {
+            let unanchored = p.strip_prefix('^').unwrap_or(p);
+            let unanchored = unanchored.strip_suffix('$').filter(|s| !s.ends_with('\\')).unwrap_or(unanchored);
+            pattern = Some(unanchored.to_owned());
+        }
+    }
+    let ty = if is_array {
+        if required && location != Location::Path {
+            w.add(ptr, "a required list is read as `Vec<T>`: an absent one is empty and documented as not required");
+        }
+        if default.is_some() {
+            w.add(&format!("{s_ptr}/default"), "the default of a list is not kept");
+        }
+        format!("Vec<{value}>")
+    } else if required || default.is_some() {
+        if required && default.is_some() && location != Location::Path {
+            w.add(
+                &format!("{s_ptr}/default"),
+                "a required parameter with a default is read as optional with that default",
+            );
+        }
+        value.clone()
+    } else {
+        format!("Option<{value}>")
+    };
+    let sample = (required && !is_array).then(|| sample_text(types, value_schema, &value, pattern.as_deref()));
+    Param {
+        name: name.to_owned(),
+        ident: snake(name),
+        location,
+        ty,
+        default: if is_array { None } else { default },
+        pattern,
+        sample,
+    }
+}
+
+fn scalar_type<'d>(types: &mut Types<'d>, schema: &'d Value, ptr: &str, hint: &str, w: &mut Warnings) -> String {
+    let resolved = types.resolve(schema);
+    let ts = schema::types(resolved);
+    let object = ts.contains(&"object") || ts.contains(&"array") || resolved.get("properties").is_some();
+    if object {
+        w.add(ptr, "an object or nested list in a parameter is read as its text");
+        return "String".into();
+    }
+    if resolved.get("format").and_then(Value::as_str) == Some("binary") {
+        return "String".into();
+    }
+    let t = types.ty(schema, ptr, hint, w);
+    if t.expr == "serde_json::Value" || t.expr.starts_with("Vec<") || t.expr.starts_with("std::collections::BTreeMap<")
+    {
+        return "String".into();
+    }
+    t.expr
+}
+
+/// The text of a scalar JSON value, as a parameter carries it.
+fn text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// A value of the parameter's type (and pattern) for the generated test.
+fn sample_text(types: &Types<'_>, schema: &Value, ty: &str, pattern: Option<&str>) -> String {
+    let resolved = types.resolve(schema);
+    if let Some(v) = resolved.get("example").or_else(|| resolved.get("default")).and_then(text) {
+        return v;
+    }
+    if let Some(first) = resolved.get("enum").and_then(Value::as_array).and_then(|e| e.iter().find_map(Value::as_str)) {
+        return first.to_owned();
+    }
+    let candidates: &[&str] = match ty {
+        "bool" => &["true"],
+        "f32" | "f64" => &["1.5", "1"],
+        t if t.starts_with('i') || t.starts_with('u') => &["1"],
+        _ => &["text", "1", "abc", "a1", "A1", "ABC", "2024-01-01", "00000000-0000-0000-0000-000000000001"],
+    };
+    if let Some(p) = pattern {
+        if let Ok(re) = regex::Regex::new(&format!("^(?:{p})$")) {
+            let built = regex_sample(p);
+            if let Some(c) = built.iter().map(String::as_str).chain(candidates.iter().copied()).find(|c| re.is_match(c))
+            {
+                return c.to_owned();
+            }
+        }
+    }
+    if resolved.get("format").and_then(Value::as_str) == Some("uuid") {
+        return "00000000-0000-0000-0000-000000000001".into();
+    }
+    candidates[0].to_owned()
+}
+
+/// A string matching a simple regex: literals, `\d`, `\w`, `.`, classes
+/// (their first character) and the quantifiers `{n}`, `{n,m}`, `+`, `*`, `?`.
+/// `None` for anything else (groups, alternatives); the caller checks the result.
+fn regex_sample(pattern: &str) -> Option<String> {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let atom = match chars[i] {
+            '\\' => {
+                i += 1;
+                match *chars.get(i)? {
+                    'd' => '1',
+                    'w' => 'a',
+                    's' => ' ',
+                    c if c.is_ascii_alphanumeric() => return None,
+                    c => c,
+                }
+            }
+            '[' => {
+                let close = chars[i..].iter().position(|c| *c == ']')? + i;
+                let first = *chars.get(i + 1)?;
+                if first == '^' || first == '\\' {
+                    return None;
+                }
+                i = close;
+                first
+            }
+            '.' => 'a',
+            '(' | ')' | '|' | '^' | '$' => return None,
+            c => c,
+        };
+        i += 1;
+        let mut times = 1;
+        match chars.get(i) {
+            Some('{') => {
+                let close = chars[i..].iter().position(|c| *c == '}')? + i;
+                let inner: String = chars[i + 1..close].iter().collect();
+                times = inner.split(',').next()?.trim().parse().ok()?;
+                i = close + 1;
+            }
+            Some('+') => i += 1,
+            Some('*' | '?') => {
+                times = 0;
+                i += 1;
+            }
+            _ => {}
+        }
+        for _ in 0..times {
+            out.push(atom);
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn simple_patterns_have_samples() {
+        assert_eq!(regex_sample(r"\d{13}").as_deref(), Some("1111111111111"));
+        assert_eq!(regex_sample(r"[a-z]+-\d{2,4}").as_deref(), Some("a-11"));
+        assert_eq!(regex_sample(r"(a|b)"), None);
+    }
+}
