@@ -52,7 +52,8 @@ fn a_yaml_3_0_contract_becomes_resources_types_and_tests() {
     // One resource per tag, the base path the tag's paths share.
     let pet = read(&dir, "src/pet.rs");
     for expected in [
-        "#[restlight::path(\"/pet\")]\nimpl PetResource {",
+        // The tag every operation shares, on the block.
+        "#[restlight::path(\"/pet\")]\n#[tag(\"pet\")]\nimpl PetResource {",
         // 201 is `Created<T>`, the JSON media types only (XML has no codec).
         "    #[post]\n    #[produces(\"application/json\")]\n    #[consumes(\"application/json\")]\n    async fn add_pet(\n        &self,\n        body: Pet,\n    ) -> Result<Created<Pet>, HttpError> {\n        Err(not_implemented(\"addPet\"))",
         // A path-level `$ref`'d parameter, a header, 204.
@@ -156,7 +157,7 @@ fn the_spring_style_writes_controllers() {
     assert!(out.status.success(), "{}", stderr(&out));
     let books = read(&tmp.path().join("library"), "src/books.rs");
     for expected in [
-        "#[restlight::rest_controller]\n#[request_mapping(\"/books\")]\nimpl BooksController {",
+        "#[restlight::rest_controller]\n#[request_mapping(\"/books\")]\n#[tag(\"Books\")]\nimpl BooksController {",
         "#[get_mapping(produces = \"application/json\")]",
         "#[request_param(name = \"page\", default_value = \"0\")]",
         "#[request_header(name = \"X-Tenant\")]",

@@ -1,7 +1,7 @@
 //! The contract against the document the generated service serves: the
 //! same operations (method and path), the same parameters (name, location,
-//! requiredness, default), the same success statuses and the same media
-//! types.
+//! requiredness, default), the same success statuses, the same media
+//! types and, where the contract tags an operation, the same tags.
 //! Everything else (descriptions, schemas' `$ref` names, error responses,
 //! ordering) is not compared.
 
@@ -20,6 +20,7 @@ struct Summary {
     success: BTreeSet<String>,
     produces: BTreeSet<String>,
     consumes: BTreeSet<String>,
+    tags: BTreeSet<String>,
 }
 
 /// One way the service's document differs from the contract.
@@ -68,6 +69,14 @@ fn operations(doc: &Value) -> BTreeMap<String, Summary> {
                 }
             }
             s.params = params;
+            s.tags = op
+                .get("tags")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect();
             if let Some(rb) = op.get("requestBody") {
                 let rb = resolve(doc, rb);
                 s.consumes = rb
@@ -154,6 +163,7 @@ pub fn compare(contract: &Value, served: &Value) -> Vec<Difference> {
             ("success status", &x.success, &y.success),
             ("response media type", &x.produces, &y.produces),
             ("request media type", &x.consumes, &y.consumes),
+            ("tag", &x.tags, if x.tags.is_empty() { &x.tags } else { &y.tags }),
         ] {
             let (missing, extra) = set_diff(p, q);
             if !missing.is_empty() {

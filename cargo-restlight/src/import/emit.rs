@@ -93,6 +93,7 @@ fn sub_path(base: &str, op: &Operation) -> String {
     out
 }
 
+/// String literals, comma-separated: media types, tag names.
 fn media_list(list: &[String]) -> String {
     list.iter().map(|m| lit(m)).collect::<Vec<_>>().join(", ")
 }
@@ -115,27 +116,35 @@ pub fn resource_file(r: &Resource<'_>, title: &str) -> String {
     match r.style {
         Style::Jaxrs => {
             let _ = writeln!(out, "#[restlight::path({})]", lit(&r.base));
-            let _ = writeln!(out, "impl {} {{", r.name);
         }
         Style::Spring => {
             let _ = writeln!(out, "#[restlight::rest_controller]\n#[request_mapping({})]", lit(&r.base));
-            let _ = writeln!(out, "impl {} {{", r.name);
         }
     }
+    // Tags every operation shares go on the block; otherwise on each handler
+    // (a handler's tags replace the block's).
+    let shared = r.ops.iter().all(|op| op.tags == r.ops[0].tags);
+    if shared && !r.ops[0].tags.is_empty() {
+        let _ = writeln!(out, "#[tag({})]", media_list(&r.ops[0].tags));
+    }
+    let _ = writeln!(out, "impl {} {{", r.name);
     for (i, op) in r.ops.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        handler(&mut out, r, op);
+        handler(&mut out, r, op, !shared);
     }
     out.push_str("}\n");
     out
 }
 
-fn handler(out: &mut String, r: &Resource<'_>, op: &Operation) {
+fn handler(out: &mut String, r: &Resource<'_>, op: &Operation, own_tags: bool) {
     doc_comment(out, op.doc.as_deref(), "    ");
     if op.deprecated {
         out.push_str("    #[deprecated]\n");
+    }
+    if own_tags && !op.tags.is_empty() {
+        let _ = writeln!(out, "    #[tag({})]", media_list(&op.tags));
     }
     let path = sub_path(&r.base, op);
     match r.style {

@@ -17,6 +17,7 @@
 //! | in the contract | in the project |
 //! |---|---|
 //! | the first tag of an operation (else its first path segment) | a resource `PetResource` (`PetController` with `--style spring`) in `src/pet.rs`, based at the literal segments its paths share |
+//! | an operation's `tags` | `#[tag(..)]` on its handler, so the served document keeps them |
 //! | an operation | an `async fn` named after `operationId` (else method and path) with `#[get]`.. (`#[get_mapping]`..), `#[path]`, `#[produces]`, `#[consumes]`; `summary` and `description` its doc comment, `deprecated` `#[deprecated]` |
 //! | `{id}` with a `pattern` | `{id: regex}` (anchors dropped: the router matches whole segments) |
 //! | parameters `in: path/query/header/cookie` (path-level ones and `$ref`s included) | `#[path_param("id")]`, `#[query_param]`, `#[header_param]`, `#[cookie_param]` (`#[path_variable]`, `#[request_param]`, `#[request_header]`, `#[cookie_value]`) |

@@ -76,6 +76,8 @@ pub struct Operation {
     pub fn_name: String,
     /// The resource it belongs to (its first tag, else its first path segment).
     pub group: String,
+    /// Its tags, kept with `#[tag(..)]`.
+    pub tags: Vec<String>,
     /// Summary and description, for the doc comment.
     pub doc: Option<String>,
     /// `deprecated: true`.
@@ -306,6 +308,15 @@ fn operation<'d>(
         fn_name: snake(&id),
         id,
         group,
+        tags: op
+            .get("tags")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .filter(|t| !t.trim().is_empty())
+            .map(str::to_owned)
+            .collect(),
         doc: doc_text,
         deprecated: op.get("deprecated") == Some(&Value::Bool(true)),
         params,
