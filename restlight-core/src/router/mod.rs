@@ -283,7 +283,7 @@ impl Router {
     /// # use restlight_core::router::{Lookup, RouteEntry, RouteError, Router};
     /// # let entry = |method: Method, template: &str| RouteEntry {
     /// #     method, template: template.into(), parsed: None, consumes: vec![], produces: vec![],
-    /// #     location: "src/main.rs:1".into(), name: template.into(),
+    /// #     location: "src/main.rs:1".into(), name: template.into(), conditions: Default::default(),
     /// # };
     /// let table = [entry(Method::GET, "/users/{id: \\d+}"), entry(Method::DELETE, "/users/{id}")];
     /// let (router, _) = Router::new(&table).unwrap();
