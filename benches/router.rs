@@ -53,6 +53,7 @@ fn entry(method: Method, template: String, i: usize, consumes: &[MediaType], pro
         produces: produces.to_vec(),
         location: format!("benches/router.rs:{i}"),
         name: format!("route{i}"),
+        conditions: Default::default(),
     }
 }
 

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# Checks `cargo restlight new` end to end: each variant is generated into a
+# Checks `cargo restlight new` end to end: each variant (default and
+# minimal, each in the JAX-RS and the Spring style) is generated into a
 # temporary directory with a path dependency on this checkout and must pass
 # its own `cargo fmt --check`, `cargo clippy --all-targets -D warnings` and
-# `cargo test`; then the default variant is served and must answer its
+# `cargo test`; then the JAX-RS default variant is served and must answer its
 # users, the health paths its Kubernetes probes name, and its metrics, and
 # stop gracefully on SIGTERM.
 #
 # The variants share one target directory, this workspace's (or
 # CARGO_TARGET_DIR), and start from this workspace's Cargo.lock, so the
-# dependencies they have in common with it are not built again.
+# dependencies they have in common with it are not built again: a variant
+# after the first compiles its own crate only. The Spring-style default
+# variant differs from the JAX-RS one in `src/users.rs` only, which its tests
+# cover, so it is not served again.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
@@ -29,10 +33,11 @@ say "building cargo-restlight"
 cargo build -p cargo-restlight --locked --manifest-path "$root/Cargo.toml"
 tool="$CARGO_TARGET_DIR/debug/cargo-restlight"
 
-for variant in default minimal; do
+for variant in default minimal spring-default spring-minimal; do
     name="svc-$variant"
     flags=()
-    if [ "$variant" = minimal ]; then flags=(--minimal); fi
+    case "$variant" in spring-*) flags+=(--style spring) ;; esac
+    case "$variant" in *minimal) flags+=(--minimal) ;; esac
     say "cargo restlight new $name ${flags[*]-}"
     (cd "$work" && "$tool" restlight new "$name" ${flags[@]+"${flags[@]}"} </dev/null)
     cp "$root/Cargo.lock" "$work/$name/Cargo.lock"
@@ -87,4 +92,4 @@ kill -TERM "$server"
 wait "$server" || { echo "the service exited with $? on SIGTERM:"; cat "$work/server.log"; exit 1; }
 server=""
 grep -q "shutting down gracefully" "$work/server.log" || { echo "no graceful shutdown:"; cat "$work/server.log"; exit 1; }
-say "cargo restlight new: both variants pass, the default one serves (took $((SECONDS - start))s)"
+say "cargo restlight new: the four variants pass, the default one serves (took $((SECONDS - start))s)"

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::name::{self, InvalidName};
 use crate::source::Source;
-use crate::template::{render, values, Variant};
+use crate::template::{render, values, Style, Variant};
 
 /// What to generate, and where.
 #[derive(Debug, Clone)]
@@ -16,6 +16,8 @@ pub struct Options {
     pub name: String,
     /// Which service.
     pub variant: Variant,
+    /// The annotation style of its resources.
+    pub style: Style,
     /// Where the `restlight` dependency comes from.
     pub source: Source,
     /// The directory the project's directory is created in.
@@ -61,7 +63,7 @@ pub fn generate(options: &Options) -> Result<PathBuf, GenerateError> {
         Err(err) if err.kind() == io::ErrorKind::AlreadyExists => return Err(GenerateError::Exists(dir)),
         Err(err) => return Err(GenerateError::Io(dir, err)),
     }
-    let values = values(&options.name, &options.source);
+    let values = values(&options.name, options.style, &options.source);
     let written = options.variant.files().iter().try_for_each(|file| {
         let path = dir.join(file.path);
         write(&path, &render(file.template, &values), file.executable).map_err(|err| GenerateError::Io(path, err))
@@ -99,6 +101,7 @@ mod tests {
         Options {
             name: name.to_owned(),
             variant,
+            style: Style::Jaxrs,
             source: Source::checkout(&built_from()).unwrap(),
             parent: parent.to_path_buf(),
         }

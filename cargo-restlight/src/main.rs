@@ -6,7 +6,7 @@ use std::process::{Command, ExitCode};
 
 use cargo_restlight::generate::{generate, Options};
 use cargo_restlight::source::{built_from, Source};
-use cargo_restlight::template::Variant;
+use cargo_restlight::template::{Style as TemplateStyle, Variant};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Cargo runs `cargo-restlight restlight ...` for `cargo restlight ...`.
@@ -101,7 +101,7 @@ struct New {
 enum Style {
     /// `#[restlight::path]`, `#[get]`, `#[path_param]`, ...
     Jaxrs,
-    /// Spring-style annotations (not available yet).
+    /// `#[restlight::rest_controller]`, `#[get_mapping]`, `#[path_variable]`, ...
     Spring,
 }
 
@@ -122,9 +122,6 @@ fn main() -> ExitCode {
 }
 
 fn new_service(new: New) -> Result<(), Box<dyn std::error::Error>> {
-    if new.style == Style::Spring {
-        return Err("the Spring-style front end does not exist yet; use `--style jaxrs` (the default)".into());
-    }
     let name = match new.name {
         Some(name) => name,
         // Never in CI, even when it gives the job a terminal.
@@ -137,7 +134,12 @@ fn new_service(new: New) -> Result<(), Box<dyn std::error::Error>> {
         (None, None) => Source::checkout(&built_from())?,
     };
     let variant = if new.minimal { Variant::Minimal } else { Variant::Default };
-    let dir = generate(&Options { name: name.clone(), variant, source: source.clone(), parent: PathBuf::from(".") })?;
+    let style = match new.style {
+        Style::Jaxrs => TemplateStyle::Jaxrs,
+        Style::Spring => TemplateStyle::Spring,
+    };
+    let dir =
+        generate(&Options { name: name.clone(), variant, style, source: source.clone(), parent: PathBuf::from(".") })?;
     println!("Created `{name}` in {} (Restlight from {}).", dir.display(), source.describe());
     println!();
     println!("    cd {name}");

@@ -14,6 +14,54 @@ pub enum Variant {
     Minimal,
 }
 
+/// The annotation style of the generated resources. Everything but the
+/// resource code (configuration, tests, container, manifests) is the same
+/// for both.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Style {
+    /// JAX-RS-style: `#[restlight::path]`, `#[get]`, `#[path_param]`, ...
+    #[default]
+    Jaxrs,
+    /// Spring-style: `#[restlight::rest_controller]`, `#[get_mapping]`,
+    /// `#[path_variable]`, `#[exception_handler]`, ...
+    Spring,
+}
+
+/// The resource code of each style, filled into the `{{users_resource}}`
+/// and `{{hello_resource}}` placeholders of the shared templates.
+struct Resources {
+    users: &'static str,
+    hello: &'static str,
+    kind: &'static str,
+    noun: &'static str,
+    attribute: &'static str,
+    description: &'static str,
+}
+
+impl Style {
+    fn resources(self) -> Resources {
+        match self {
+            Self::Jaxrs => Resources {
+                users: include_str!("../templates/resource/jaxrs/users.rs"),
+                hello: include_str!("../templates/resource/jaxrs/hello.rs"),
+                kind: "Resources",
+                noun: "resource",
+                attribute: "#[restlight::path]",
+                description: "JAX-RS-style annotations: `#[get]`, `#[path_param]`, ...",
+            },
+            Self::Spring => Resources {
+                users: include_str!("../templates/resource/spring/users.rs"),
+                hello: include_str!("../templates/resource/spring/hello.rs"),
+                kind: "Controllers",
+                noun: "controller",
+                attribute: "#[restlight::rest_controller]",
+                description:
+                    "Spring-style annotations: `#[get_mapping]`, `#[path_variable]`, `#[exception_handler]`, ...",
+            },
+        }
+    }
+}
+
 /// One file to write: its path in the project, its template, and whether it
 /// is a script to be made executable.
 #[derive(Debug, Clone, Copy)]
@@ -73,9 +121,12 @@ impl Variant {
     }
 }
 
-/// The placeholder values for a service named `name` depending on `source`.
+/// The placeholder values for a service named `name` in `style` depending
+/// on `source`. The resource code comes first, so that its own placeholders
+/// are filled by the later values.
 #[must_use]
-pub fn values(name: &str, source: &Source) -> Vec<(&'static str, String)> {
+pub fn values(name: &str, style: Style, source: &Source) -> Vec<(&'static str, String)> {
+    let resources = style.resources();
     let (build_args, copy, note) = match source {
         Source::Path(dir) => {
             let quoted = toml_string(&dir.to_string_lossy());
@@ -96,6 +147,12 @@ pub fn values(name: &str, source: &Source) -> Vec<(&'static str, String)> {
         Source::Git { .. } => (String::new(), String::new(), String::new()),
     };
     vec![
+        ("users_resource", resources.users.trim_end().to_owned()),
+        ("hello_resource", resources.hello.trim_end().to_owned()),
+        ("resource_kind", resources.kind.to_owned()),
+        ("resource_noun", resources.noun.to_owned()),
+        ("resource_attribute", resources.attribute.to_owned()),
+        ("style_description", resources.description.to_owned()),
         ("name", name.to_owned()),
         ("crate_name", crate_name(name)),
         ("k8s_name", k8s_name(name)),
@@ -129,18 +186,18 @@ mod tests {
             Source::Path(PathBuf::from("/src/restlight")),
             Source::Git { url: "https://g.example/r".into(), rev: None },
         ];
-        for source in &sources {
-            let values = values("user-service", source);
+        for (source, style) in sources.iter().flat_map(|s| [(s, Style::Jaxrs), (s, Style::Spring)]) {
+            let values = values("user-service", style, source);
             for file in every_file() {
                 let text = render(file.template, &values);
-                assert!(!text.contains("{{"), "{} keeps a placeholder for {source:?}", file.path);
+                assert!(!text.contains("{{"), "{} keeps a placeholder for {source:?} {style:?}", file.path);
             }
         }
     }
 
     #[test]
     fn names_and_dependency_are_substituted() {
-        let values = values("user-service", &Source::Path(PathBuf::from("/src/restlight")));
+        let values = values("user-service", Style::Jaxrs, &Source::Path(PathBuf::from("/src/restlight")));
         let manifest = render(Variant::Default.files()[0].template, &values);
         assert!(manifest.contains("name = \"user-service\""));
         assert!(manifest.contains("restlight = { path = \"/src/restlight\" }"));
@@ -152,6 +209,27 @@ mod tests {
             docker.contains("COPY --from=restlight --exclude=**/target --exclude=.git [\".\", \"/src/restlight\"]\n")
         );
         assert!(docker.contains("docker build --build-context restlight=\"/src/restlight\" -t user-service ."));
+    }
+
+    #[test]
+    fn each_style_writes_its_own_resources_into_the_same_files() {
+        let source = Source::Git { url: "https://g.example/r".into(), rev: None };
+        let file = |variant: Variant, path: &str, style: Style| {
+            let file = variant.files().iter().find(|f| f.path == path).unwrap();
+            render(file.template, &values("svc", style, &source))
+        };
+        let jaxrs = file(Variant::Default, "src/users.rs", Style::Jaxrs);
+        let spring = file(Variant::Default, "src/users.rs", Style::Spring);
+        assert!(jaxrs.contains("#[restlight::path(\"/users\")]") && !jaxrs.contains("_mapping"));
+        assert!(spring.contains("#[restlight::rest_controller]") && spring.contains("#[exception_handler]"));
+        assert!(!spring.contains("#[path_param]") && !spring.contains("#[restlight::path"));
+        for text in [&jaxrs, &spring] {
+            assert!(text.contains("pub trait UserRepository"), "the repository is shared");
+        }
+        let hello = file(Variant::Minimal, "src/main.rs", Style::Spring);
+        assert!(hello.contains("#[get_mapping]") && hello.contains("fn main()"), "{hello}");
+        let readme = file(Variant::Default, "README.md", Style::Spring);
+        assert!(readme.contains("the `/users` controller (Spring-style annotations"), "{readme}");
     }
 
     #[test]

@@ -53,9 +53,9 @@ fn a_git_source_with_a_revision_goes_into_cargo_toml() {
 fn failures_name_the_problem_and_create_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     let cases: [(&[&str], &str); 5] = [
+        (&["new", "demo", "--style", "kotlin"], "possible values: jaxrs, spring"),
         (&["new"], "missing NAME"),
         (&["new", "1st"], "cannot start with `1`"),
-        (&["new", "demo", "--style", "spring"], "the Spring-style front end does not exist yet"),
         (&["new", "demo", "--rev", "v1"], "--restlight-git <URL>"),
         (&["new", "demo", "--restlight-path", "."], "is not a Restlight checkout"),
     ];
@@ -65,4 +65,18 @@ fn failures_name_the_problem_and_create_nothing() {
         assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
     }
     assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn the_spring_style_writes_controllers_in_both_variants() {
+    let tmp = tempfile::tempdir().unwrap();
+    for args in [&["new", "svc", "--style", "spring"][..], &["new", "tiny", "--style", "spring", "--minimal"]] {
+        let out = run(tmp.path(), args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    }
+    let users = fs::read_to_string(tmp.path().join("svc/src/users.rs")).unwrap();
+    assert!(users.contains("#[restlight::rest_controller]") && users.contains("#[exception_handler]"), "{users}");
+    assert!(tmp.path().join("svc/k8s/deployment.yaml").is_file(), "the rest of the service is the same");
+    let main = fs::read_to_string(tmp.path().join("tiny/src/main.rs")).unwrap();
+    assert!(main.contains("#[get_mapping]"), "{main}");
 }

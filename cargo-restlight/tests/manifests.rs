@@ -6,7 +6,7 @@ use std::fs;
 
 use cargo_restlight::generate::{generate, Options};
 use cargo_restlight::source::{built_from, Source};
-use cargo_restlight::template::Variant;
+use cargo_restlight::template::{Style, Variant};
 use yaml_rust2::{Yaml, YamlLoader};
 
 struct Service {
@@ -22,6 +22,7 @@ fn generated() -> Service {
         // Upper case and `_` are fine for cargo, not for Kubernetes objects.
         name: "Users_V2".to_owned(),
         variant: Variant::Default,
+        style: Style::Jaxrs,
         source: Source::checkout(&built_from()).unwrap(),
         parent: tmp.path().to_path_buf(),
     };

@@ -48,6 +48,7 @@ fn router() -> &'static Router {
                 produces: produces.iter().map(|m| m.parse().expect("media")).collect(),
                 location: format!("table:{i}"),
                 name: format!("route{i}"),
+                conditions: Default::default(),
             })
             .collect();
         Router::new(&entries).expect("the fixed table compiles").0

@@ -31,6 +31,7 @@ fuzz_target!(|src: &str| {
         produces: vec![],
         location: "fuzz".into(),
         name: "fuzz".into(),
+        conditions: Default::default(),
     };
     if let Ok((router, _)) = Router::new(&[entry]) {
         // The literal text of the template, variables left out: looked up

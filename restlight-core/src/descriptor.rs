@@ -57,6 +57,11 @@ pub struct RouteDescriptor {
     pub produces: &'static [MediaRange<'static>],
     /// Media types the route consumes (empty: anything), checked by the macro.
     pub consumes: &'static [MediaRange<'static>],
+    /// Spring's `params = ..` conditions on query parameters (`"version=2"`,
+    /// `"!debug"`), checked by the macro; all must hold.
+    pub param_conditions: &'static [&'static str],
+    /// Spring's `headers = ..` conditions, as `param_conditions`.
+    pub header_conditions: &'static [&'static str],
     /// The executor the handler runs on.
     pub scheduler: SchedulerName,
     /// `#[serializer]` or `#[response_serializer]`: the codec (format name

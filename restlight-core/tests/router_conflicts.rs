@@ -142,3 +142,31 @@ fn problems_are_typed() {
     assert_eq!((route.name.as_str(), error), ("broken", &TemplateError::UnclosedBrace { at: 5..6 }));
     assert_eq!((first.name.as_str(), second.name.as_str()), ("first", "second"));
 }
+
+/// Routes on one template and method told apart by their parameter or
+/// header conditions coexist; the same conditions (in another order, a
+/// header named in another case) conflict.
+#[test]
+fn conditions_tell_routes_apart() {
+    use restlight_core::router::Conditions;
+    use restlight_grammar::condition::Condition;
+
+    let with = |name: &str, params: &[&'static str], headers: &[&'static str]| {
+        let parse = |list: &[&'static str]| list.iter().map(|c| Condition::parse(c).unwrap()).collect::<Vec<_>>();
+        let mut e = entry(Method::GET, "/items", &[], &[], name);
+        e.conditions = Conditions::new(parse(params), parse(headers));
+        e
+    };
+    let apart = [
+        (with("a", &["version=2"], &[]), with("b", &["version!=2"], &[])),
+        (with("a", &["version=2"], &[]), with("b", &[], &[])),
+        (with("a", &[], &["X-Api=1"]), with("b", &[], &["X-Api=2"])),
+        (with("a", &["q"], &[]), with("b", &[], &["q"])),
+    ];
+    for (a, b) in apart {
+        assert!(Router::new(&[a.clone(), b.clone()]).is_ok(), "{:?} and {:?}", a.conditions, b.conditions);
+    }
+    let same = (with("a", &["q", "!debug"], &["X-Api=1"]), with("b", &["!debug", "q", "q"], &["x-api=1"]));
+    let err = Router::new(&[same.0, same.1]).unwrap_err();
+    assert_eq!(err.conflicts(), 1, "{err}");
+}

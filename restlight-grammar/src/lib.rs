@@ -5,7 +5,9 @@
 //! - [`template`]: JAX-RS path templates (`/users/{id: \d+}`), joined and
 //!   written canonically;
 //! - [`media`]: media types and `Accept` ranges (`text/*; q=0.5`);
-//! - [`ant`]: Ant-style path patterns (`/api/**/*.json`) of interceptors.
+//! - [`ant`]: Ant-style path patterns (`/api/**/*.json`) of interceptors;
+//! - [`condition`]: Spring's parameter and header conditions of a mapping
+//!   (`version=2`, `!debug`).
 //!
 //! Every parsed type borrows from its source where it can ([`Cow`] and
 //! slices), so generated code can also write it as a `'static` constant;
@@ -29,5 +31,6 @@
 #![warn(missing_docs)]
 
 pub mod ant;
+pub mod condition;
 pub mod media;
 pub mod template;

@@ -569,6 +569,7 @@ fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream, doc: &Toke
     };
     let line = quote_spanned!(route.fn_span=> ::core::line!());
     let opt_out = opt_out(route, p);
+    let (param_conditions, header_conditions) = (&route.conditions.params, &route.conditions.headers);
     quote! {
         #p::RouteDescriptor {
             method: #method,
@@ -576,6 +577,8 @@ fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream, doc: &Toke
             template: #template,
             produces: &[#(#produces),*],
             consumes: &[#(#consumes),*],
+            param_conditions: &[#(#param_conditions),*],
+            header_conditions: &[#(#header_conditions),*],
             scheduler: #p::SchedulerName::#scheduler,
             response_serializer: #response,
             request_serializer: #request,

@@ -145,6 +145,8 @@ pub(crate) struct Route {
     pub(crate) output: Option<Type>,
     /// Spring's `#[response_status(..)]`.
     pub(crate) status: Option<crate::spring::Status>,
+    /// Spring's `params = ..` and `headers = ..` of the mappings.
+    pub(crate) conditions: crate::spring::Conditions,
 }
 
 /// Where a parameter comes from, as its attribute said.

@@ -260,6 +260,7 @@ fn route(
             ReturnType::Type(_, t) => Some((**t).clone()),
         },
         status: None,
+        conditions: crate::spring::Conditions::default(),
     }
 }
 

@@ -301,6 +301,53 @@ struct Mapping {
     methods: Vec<Spanned<HttpMethod>>,
     produces: Vec<LitStr>,
     consumes: Vec<LitStr>,
+    conditions: Conditions,
+}
+
+/// A route's `params = ..` and `headers = ..` conditions (`"version=2"`,
+/// `"!debug"`), checked here with the grammar the router parses them with;
+/// the impl block's are added to each method's, as Spring combines them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Conditions {
+    pub(crate) params: Vec<String>,
+    pub(crate) headers: Vec<String>,
+}
+
+impl Conditions {
+    fn extend(&mut self, other: &Conditions) {
+        self.params.extend(other.params.iter().cloned());
+        self.headers.extend(other.headers.iter().cloned());
+    }
+}
+
+/// The conditions of `params = ..` (`headers`: of `headers = ..`), each
+/// checked: a malformed one, or a header condition on `Content-Type` or
+/// `Accept` (which `consumes` and `produces` state), is an error at its string.
+fn conditions(cx: &mut Ctxt, e: &Expr, headers: bool) -> Vec<String> {
+    const FORMS: &str = "write `\"name\"` (present), `\"!name\"` (absent), `\"name=value\"` or `\"name!=value\"`";
+    let mut out = Vec::new();
+    for lit in strings(cx, e, "a condition") {
+        let text = lit.value();
+        match restlight_grammar::condition::Condition::parse(&text) {
+            Err(err) => cx.error(lit.span(), with_help(format!("`{text}`: {err}"), FORMS)),
+            Ok(c) if headers && c.name().eq_ignore_ascii_case("content-type") => cx.error(
+                lit.span(),
+                with_help(
+                    "a `Content-Type` condition in `headers`",
+                    "state the types the route reads with `consumes = \"..\"`",
+                ),
+            ),
+            Ok(c) if headers && c.name().eq_ignore_ascii_case("accept") => cx.error(
+                lit.span(),
+                with_help(
+                    "an `Accept` condition in `headers`",
+                    "state the types the route writes with `produces = \"..\"`",
+                ),
+            ),
+            Ok(_) => out.push(text),
+        }
+    }
+    out
 }
 
 fn mapping_method(name: &str) -> Option<Option<HttpMethod>> {
@@ -327,9 +374,9 @@ fn mapping(cx: &mut Ctxt, name: &str, attr: &Attribute, fixed: Option<HttpMethod
         paths.extend(strings(cx, e, "the path"));
     }
     let keys = if fixed.is_none() {
-        "`path` (or `value`), `method`, `produces`, `consumes`, `name`"
+        "`path` (or `value`), `method`, `produces`, `consumes`, `params`, `headers`, `name`"
     } else {
-        "`path` (or `value`), `produces`, `consumes`, `name`"
+        "`path` (or `value`), `produces`, `consumes`, `params`, `headers`, `name`"
     };
     for (key, value) in &args.named {
         match key.to_string().as_str() {
@@ -338,13 +385,14 @@ fn mapping(cx: &mut Ctxt, name: &str, attr: &Attribute, fixed: Option<HttpMethod
             "produces" => out.produces.extend(strings(cx, value, "a media type")),
             "consumes" => out.consumes.extend(strings(cx, value, "a media type")),
             "name" => {}
-            "params" | "headers" => cx.error(
-                key.span(),
-                with_help(
-                    format!("`{key}` conditions of `#[{name}]` are not supported yet"),
-                    format!("read the value with `#[request_param]` or `#[request_header]` and decide in the handler; {keys} are supported"),
-                ),
-            ),
+            "params" => {
+                let found = conditions(cx, value, false);
+                out.conditions.params.extend(found);
+            }
+            "headers" => {
+                let found = conditions(cx, value, true);
+                out.conditions.headers.extend(found);
+            }
             _ => unknown_key(cx, name, key, keys),
         }
     }
@@ -390,6 +438,7 @@ struct Extras {
     /// router).
     more_methods: Vec<Spanned<HttpMethod>>,
     status: Option<Status>,
+    conditions: Conditions,
     handler_types: Vec<Type>,
     optional_entities: Vec<usize>,
 }
@@ -399,6 +448,7 @@ struct Extras {
 struct Class {
     has_path: bool,
     methods: Vec<Spanned<HttpMethod>>,
+    conditions: Conditions,
 }
 
 /// The method without a method attribute of a `#[request_mapping]`: every one.
@@ -461,12 +511,11 @@ fn translate_fn(
                 extras.handler_types = types;
                 out.push(parse_quote_spanned!(a.span()=> #[exception_handler]));
             }
-            n if SPRING.contains(&n) => cx.error(
-                Spans::of(&a),
-                with_help(
-                    format!("`#[{n}]` does not belong on a method"),
-                    "a method takes a mapping (`#[get_mapping]`, `#[request_mapping]`, ..), `#[response_status]` or `#[exception_handler]`; the parameter attributes go before each parameter",
-                ),
+            n if SPRING.contains(&n) => out_of_place(
+                cx,
+                &a,
+                "a method",
+                "a method takes a mapping (`#[get_mapping]`, `#[request_mapping]`, ..), `#[response_status]` or `#[exception_handler]`; the parameter attributes go before each parameter",
             ),
             _ => out.push(a),
         }
@@ -491,6 +540,8 @@ fn translate_fn(
         }
         let first = list.remove(0);
         extras.more_methods = list;
+        extras.conditions = class.conditions.clone();
+        extras.conditions.extend(&m.conditions);
         if !free {
             out.push(method_attr(&first));
         }
@@ -619,18 +670,24 @@ fn param(cx: &mut Ctxt, pt: &mut syn::PatType) -> bool {
                     "take the body as a `Multipart` entity (`#[request_body] parts: Multipart`) and read the part by its name",
                 ),
             ),
-            n if SPRING.contains(&n) => cx.error(
-                Spans::of(&a),
-                with_help(
-                    format!("`#[{n}]` does not belong on a parameter"),
-                    "a parameter takes `#[path_variable]`, `#[request_param]`, `#[request_header]`, `#[cookie_value]`, `#[matrix_variable]`, `#[request_body]`, `#[model_attribute]`, `#[request_attribute]`, `#[context]` or `#[valid]`",
-                ),
+            n if SPRING.contains(&n) => out_of_place(
+                cx,
+                &a,
+                "a parameter",
+                "a parameter takes `#[path_variable]`, `#[request_param]`, `#[request_header]`, `#[cookie_value]`, `#[matrix_variable]`, `#[request_body]`, `#[model_attribute]`, `#[request_attribute]`, `#[context]` or `#[valid]`",
             ),
             _ => out.push(a),
         }
     }
     pt.attrs = out;
     optional_entity
+}
+
+/// A Spring attribute `a` where it does not belong (`place`: "a method",
+/// "a parameter"); `takes` says what does.
+fn out_of_place(cx: &mut Ctxt, a: &Attribute, place: &str, takes: &str) {
+    let name = name_of(a).unwrap_or_default();
+    cx.error(Spans::of(a), with_help(format!("`#[{name}]` does not belong on {place}"), takes));
 }
 
 /// `#[request_param("n")]`, `(name = "n", required = false, default_value = "1")`
@@ -773,6 +830,7 @@ fn controller(which: Entry, args: TokenStream, imp: &mut syn::ItemImpl) -> Token
             base = path.to_token_stream();
         }
         class.methods.clone_from(&m.methods);
+        class.conditions = m.conditions.clone();
         kept.extend(mapping_attrs(a.span(), &m, false));
     }
     imp.attrs = kept;
@@ -788,6 +846,7 @@ fn controller(which: Entry, args: TokenStream, imp: &mut syn::ItemImpl) -> Token
     for route in &mut model.routes {
         let Some(e) = extras.get_mut(&route.ident.to_string()) else { continue };
         route.status = e.status.take();
+        route.conditions = std::mem::take(&mut e.conditions);
         for &i in &e.optional_entities {
             if let Some(p) = route.params.get_mut(i) {
                 p.optional_entity = true;
@@ -833,6 +892,7 @@ fn function(name: &'static str, args: TokenStream, f: &mut syn::ItemFn) -> Token
     let method = method.map_or(HttpMethod::Get, |m| m.value);
     let mut route = parse::free_route(&mut cx, method, path.map(|p| p.to_token_stream()).unwrap_or_default(), f);
     route.status = extras.status;
+    route.conditions = extras.conditions;
     for &i in &extras.optional_entities {
         if let Some(p) = route.params.get_mut(i) {
             p.optional_entity = true;

@@ -17,8 +17,9 @@ use crate::intercept::{self, RouteMeta};
 use crate::mapper::ErasedMapper;
 use crate::media::MediaType;
 use crate::route::{Route, Source};
-use crate::router::RouteEntry;
+use crate::router::{Conditions, RouteEntry};
 use crate::startup::StartupError;
+use restlight_grammar::condition::Condition;
 use restlight_grammar::media as grammar;
 
 type SharedCodec = Arc<dyn Codec>;
@@ -231,6 +232,14 @@ pub(crate) fn entry_of(route: &Route, location: &str) -> (RouteEntry, Vec<Startu
     let mut bad = |value: String| {
         errors.push(StartupError::BadMediaType { value, route: format!("{} ({location})", route.name) });
     };
+    let conditions = match &route.source {
+        // The macro checked every condition at compile time.
+        Source::Descriptor(d) => {
+            let parse = |list: &'static [&'static str]| list.iter().filter_map(|c| Condition::parse(c).ok());
+            Conditions::new(parse(d.param_conditions), parse(d.header_conditions))
+        }
+        Source::Built(_) => Conditions::default(),
+    };
     let (consumes, produces, parsed) = match &route.source {
         // The macro parsed and checked these at compile time: only the
         // conversion to a header value is left, which fails for no type the
@@ -264,6 +273,7 @@ pub(crate) fn entry_of(route: &Route, location: &str) -> (RouteEntry, Vec<Startu
         produces,
         location: location.to_owned(),
         name: route.name.clone(),
+        conditions,
     };
     (entry, errors)
 }

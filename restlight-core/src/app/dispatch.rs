@@ -36,7 +36,7 @@ use crate::handler::BoxFuture;
 use crate::media::{best_of, Accept, MediaType};
 use crate::request::RequestContext;
 use crate::response::{IntoResponse, Response, TEXT_PLAIN};
-use crate::router::{Lookup, RouteError};
+use crate::router::{Facts, Lookup, RouteError};
 use crate::stream::BodyStream;
 
 /// The routes served now and what answering a request needs besides them.
@@ -130,7 +130,9 @@ impl Routing {
         // The table of this moment; the matched route is kept for the rest
         // of the request, whatever changes meanwhile.
         let table = shared.table.load();
-        let mut lookup = table.router.lookup_accepting(&parts.method, &path[..url.path_len], content_type, &first);
+        let facts = Facts { query: parts.uri.query(), headers: Some(&parts.headers) };
+        let mut lookup =
+            table.router.lookup_accepting(&parts.method, &path[..url.path_len], content_type, &first, &facts);
         let fallback;
         let mut accept = &first;
         let mut accept_value = if url_accept.is_some() { url_accept.clone() } else { heads.accept.cloned() };
@@ -140,7 +142,7 @@ impl Routing {
             fallback = Accept::new(header_text);
             accept = &fallback;
             accept_value = heads.accept.cloned();
-            lookup = table.router.lookup_accepting(&parts.method, path, content_type, accept);
+            lookup = table.router.lookup_accepting(&parts.method, path, content_type, accept, &facts);
         }
         let found = match lookup {
             Ok(Lookup::Matched(m)) => m,
@@ -361,6 +363,10 @@ fn route_error(e: RouteError, method: &http::Method, path: &str, codecs: &Codecs
             .with("producible", list)
         }
         RouteError::BadPath { reason } => HttpError::bad_request(format!("malformed request path: {reason}")),
+        RouteError::UnsatisfiedParams { conditions } => {
+            let detail = RouteError::UnsatisfiedParams { conditions: conditions.clone() }.to_string();
+            HttpError::bad_request(detail).with("path", path).with("conditions", conditions)
+        }
         #[allow(unreachable_patterns)]
         other => HttpError::bad_request(other.to_string()),
     }

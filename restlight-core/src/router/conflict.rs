@@ -9,14 +9,15 @@ use super::{RouteEntry, RouterProblem};
 use crate::media::MediaType;
 
 /// Every conflicting pair among the routes of one group of equivalent
-/// templates: same method, same consumes set, same produces set (no
-/// request can tell them apart). Routes that differ only there are ranked
+/// templates: same method, same conditions, same consumes set, same
+/// produces set (no request can tell them apart). Routes that differ only there are ranked
 /// per request, as JAX-RS does.
 pub(crate) fn conflicts(members: &[&RouteEntry]) -> Vec<RouterProblem> {
     let mut out = Vec::new();
     for (i, a) in members.iter().enumerate() {
         for b in &members[i + 1..] {
             if a.method == b.method
+                && a.conditions == b.conditions
                 && media_set(&a.consumes) == media_set(&b.consumes)
                 && produces(a).keys().eq(produces(b).keys())
             {
@@ -28,7 +29,7 @@ pub(crate) fn conflicts(members: &[&RouteEntry]) -> Vec<RouterProblem> {
 }
 
 /// Routes of one group that no request ever chooses (warnings): another
-/// route of the same method consumes every type it consumes and produces
+/// route of the same method and conditions consumes every type it consumes and produces
 /// every type it produces with a `qs` at least as high, and wins the ties
 /// (it comes first in the group's order, or every such `qs` is higher).
 /// Pairs that state the same types are conflicts instead.
@@ -42,6 +43,7 @@ pub(crate) fn outranked(members: &[&RouteEntry]) -> Vec<RouterProblem> {
             let qs = |t: &&str| a_produces.get(t).copied();
             i != j
                 && a.method == b.method
+                && a.conditions == b.conditions
                 && !same_types
                 && b_consumes.is_subset(&a_consumes)
                 && b_produces.iter().all(|(t, b_qs)| qs(t).is_some_and(|a_qs| a_qs >= *b_qs))

@@ -41,6 +41,13 @@ pub enum RouteError {
         /// What is wrong, for the problem-details body.
         reason: String,
     },
+    /// The routes for the path and method all have parameter conditions
+    /// (Spring's `params`), and the query string meets none of them: 400,
+    /// as Spring answers.
+    UnsatisfiedParams {
+        /// The conditions of each such route, `version=2, !debug`.
+        conditions: Vec<String>,
+    },
 }
 
 impl RouteError {
@@ -52,7 +59,7 @@ impl RouteError {
             RouteError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             RouteError::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             RouteError::NotAcceptable { .. } => StatusCode::NOT_ACCEPTABLE,
-            RouteError::BadPath { .. } => StatusCode::BAD_REQUEST,
+            RouteError::BadPath { .. } | RouteError::UnsatisfiedParams { .. } => StatusCode::BAD_REQUEST,
         }
     }
 }
@@ -75,6 +82,10 @@ impl fmt::Display for RouteError {
                 write!(f, "no acceptable representation for `Accept: {accept}`; available: {}", list(producible))
             }
             RouteError::BadPath { reason } => write!(f, "malformed request path: {reason}"),
+            RouteError::UnsatisfiedParams { conditions } => {
+                let each: Vec<String> = conditions.iter().map(|c| format!("`{c}`")).collect();
+                write!(f, "the query parameters meet no route's conditions: {}", each.join(" or "))
+            }
         }
     }
 }

@@ -22,6 +22,7 @@
 //!     produces: vec![],
 //!     location: "src/main.rs:1".into(),
 //!     name: name.into(),
+//!     conditions: Default::default(),
 //! };
 //! let (router, warnings) = Router::new(&[
 //!     entry("/users/{id: \\d+}", "by_id"),
@@ -73,6 +74,7 @@
 //!     produces: vec![],
 //!     location: "src/main.rs:1".into(),
 //!     name: template.into(),
+//!     conditions: Default::default(),
 //! };
 //! let (router, _) = Router::new(&[
 //!     entry(Method::GET, "/users/{id: \\d+}"),
@@ -93,6 +95,7 @@
 //! captures are decoded afterwards. Bad escapes, `%00` and invalid UTF-8 are
 //! [`RouteError::BadPath`].
 
+mod condition;
 mod conflict;
 mod decode;
 mod error;
@@ -110,6 +113,8 @@ use http::{HeaderValue, Method};
 
 use crate::media::{Accept, MediaType};
 
+pub use condition::Conditions;
+pub(crate) use condition::Facts;
 pub use error::{RouteError, RouterError, RouterProblem};
 pub use params::{MatrixParams, PathParams};
 
@@ -144,6 +149,9 @@ pub struct RouteEntry {
     pub location: String,
     /// The handler's name (`"UserResource::get"`), for messages.
     pub name: String,
+    /// Conditions on query parameters and headers that must hold (Spring's
+    /// `params` and `headers`); default: none.
+    pub conditions: Conditions,
 }
 
 /// The route table, compiled once; lookups do not scan the routes.
@@ -245,6 +253,7 @@ impl Router {
                     consumes: e.consumes.clone(),
                     produces: e.produces.clone(),
                     vars: std::mem::take(&mut var_names[i]),
+                    conditions: e.conditions.clone(),
                 });
             }
             router.groups.push(Group::new(&router.routes, &ids));
@@ -274,7 +283,7 @@ impl Router {
     /// # use restlight_core::router::{Lookup, RouteEntry, RouteError, Router};
     /// # let entry = |method: Method, template: &str| RouteEntry {
     /// #     method, template: template.into(), parsed: None, consumes: vec![], produces: vec![],
-    /// #     location: "src/main.rs:1".into(), name: template.into(),
+    /// #     location: "src/main.rs:1".into(), name: template.into(), conditions: Default::default(),
     /// # };
     /// let table = [entry(Method::GET, "/users/{id: \\d+}"), entry(Method::DELETE, "/users/{id}")];
     /// let (router, _) = Router::new(&table).unwrap();
@@ -292,8 +301,9 @@ impl Router {
     }
 
     /// Finds the route for a request. `raw_path` is the path as sent (still
-    /// percent-encoded; a query part is ignored); `content_type` and `accept`
-    /// are the header values, if any.
+    /// percent-encoded; a query part is only read by the parameter
+    /// conditions of routes); `content_type` and `accept` are the header
+    /// values, if any. Header conditions of routes see no headers here.
     ///
     /// # Errors
     /// [`RouteError`]: 404, 405 with `Allow`, 415, 406, or 400 for a malformed path.
@@ -304,7 +314,8 @@ impl Router {
         content_type: Option<&str>,
         accept: Option<&str>,
     ) -> Result<Lookup<'r>, RouteError> {
-        self.lookup_accepting(method, raw_path, content_type, &Accept::new(accept))
+        let facts = Facts { query: raw_path.split_once('?').map(|(_, q)| q), headers: None };
+        self.lookup_accepting(method, raw_path, content_type, &Accept::new(accept), &facts)
     }
 
     /// [`lookup`](Self::lookup) with `Accept` read already, so that the
@@ -315,6 +326,7 @@ impl Router {
         raw_path: &str,
         content_type: Option<&str>,
         accept: &Accept<'_>,
+        facts: &Facts<'_>,
     ) -> Result<Lookup<'r>, RouteError> {
         let body = decode::route_body(raw_path);
         let plain = decode::is_plain(body);
@@ -323,7 +335,7 @@ impl Router {
         let known = plain.then(|| self.tree.static_entry(body));
         if let Some(Some((group, true))) = known {
             if self.strict || self.groups[group].serves(method) {
-                return self.static_match(group, method, content_type, accept);
+                return self.static_match(group, method, content_type, accept, facts);
             }
         }
         let bad = |reason| RouteError::BadPath { reason };
@@ -332,7 +344,7 @@ impl Router {
         let Some((group, caps)) = self.tree.find(&path, &serves, known) else {
             return self.unserved(&path, method);
         };
-        let selected = self.groups[group].select(&self.routes, method, content_type, accept, &self.any)?;
+        let selected = self.groups[group].select(&self.routes, method, content_type, accept, facts, &self.any)?;
         let (route, produce, head_from_get) = match selected {
             Selected::Route { route, produce, head_from_get } => (route, produce, head_from_get),
             Selected::Options(allow) => return Ok(Lookup::Options { allow }),
@@ -365,8 +377,9 @@ impl Router {
         method: &Method,
         content_type: Option<&str>,
         accept: &Accept<'_>,
+        facts: &Facts<'_>,
     ) -> Result<Lookup<'r>, RouteError> {
-        let selected = self.groups[group].select(&self.routes, method, content_type, accept, &self.any)?;
+        let selected = self.groups[group].select(&self.routes, method, content_type, accept, facts, &self.any)?;
         Ok(match selected {
             Selected::Route { route, produce, head_from_get } => Lookup::Matched(RouteMatch {
                 index: route.index,
@@ -409,7 +422,8 @@ impl Router {
 }
 
 /// The order of routes inside a group, which decides ties in negotiation:
-/// method, consumes, fewer produces first (anything last), then names.
+/// method, consumes, fewer produces first (anything last), conditions,
+/// then names.
 fn tie_order(e: &RouteEntry, index: usize) -> impl Ord {
     let texts = |types: &[MediaType]| types.iter().map(ToString::to_string).collect::<Vec<_>>();
     let produces = if e.produces.is_empty() { usize::MAX } else { e.produces.len() };
@@ -419,6 +433,7 @@ fn tie_order(e: &RouteEntry, index: usize) -> impl Ord {
         texts(&e.consumes),
         produces,
         texts(&e.produces),
+        e.conditions.to_string(),
         (e.name.clone(), e.location.clone(), index),
     )
 }

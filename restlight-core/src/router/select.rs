@@ -1,11 +1,13 @@
 //! Choosing the route inside the best template group: the method (405, HEAD
-//! from GET, OPTIONS), then Content-Type against consumes (415), then Accept
-//! against produces (406).
+//! from GET, OPTIONS), then the parameter and header conditions (400, 404),
+//! then Content-Type against consumes (415), then Accept against produces
+//! (406).
 
 use std::sync::Arc;
 
 use http::{HeaderValue, Method};
 
+use super::condition::{Conditions, Facts};
 use super::RouteError;
 use crate::media::{best_of, parse_one, score, specificity, Accept, Entry, MediaType, Score};
 
@@ -19,6 +21,8 @@ pub(crate) struct Route {
     pub(crate) produces: Vec<MediaType>,
     /// Names of the template variables, in template order.
     pub(crate) vars: Vec<Arc<str>>,
+    /// Parameter and header conditions; usually none.
+    pub(crate) conditions: Conditions,
 }
 
 /// The routes of one group of equivalent templates, by method.
@@ -28,13 +32,17 @@ pub(crate) struct Group {
     /// The methods the group answers, HEAD and OPTIONS included, in `Allow` order.
     allowed: Vec<Method>,
     allow: HeaderValue,
+    /// Whether a route of the group has conditions: only then are they
+    /// checked, so that other groups pay nothing for them.
+    conditional: bool,
 }
 
-/// How well a route fits the request, in the JAX-RS order: how specifically
-/// it consumes the Content-Type, then the score of its best type against
-/// `Accept` (combined type, `q`, `qs`, exactness). Greater is better; equal
-/// ranks go to the route first in the group's order.
-type Rank = (u8, Score);
+/// How well a route fits the request: how specific its conditions are (as
+/// Spring ranks them, before media types), then, in the JAX-RS order, how
+/// specifically it consumes the Content-Type and the score of its best type
+/// against `Accept` (combined type, `q`, `qs`, exactness). Greater is
+/// better; equal ranks go to the route first in the group's order.
+type Rank = ((usize, usize, usize, usize), u8, Score);
 
 /// What the group answers for a request.
 #[derive(Debug)]
@@ -60,7 +68,8 @@ impl Group {
         }
         allowed.push(Method::OPTIONS);
         let allow = allow_header(&mut allowed);
-        Group { methods, allowed, allow }
+        let conditional = ids.iter().any(|&id| !routes[id].conditions.is_empty());
+        Group { methods, allowed, allow, conditional }
     }
 
     /// Whether a route of the group serves `method` (HEAD through GET).
@@ -84,6 +93,7 @@ impl Group {
         method: &Method,
         content_type: Option<&str>,
         accept: &Accept<'_>,
+        facts: &Facts<'_>,
         any: &'r MediaType,
     ) -> Result<Selected<'r>, RouteError> {
         let (ids, head_from_get) = match self.routes_for(method) {
@@ -93,6 +103,13 @@ impl Group {
             }
             None if *method == Method::OPTIONS => return Ok(Selected::Options(self.allow.clone())),
             None => return Err(RouteError::MethodNotAllowed { allow: self.allow.clone() }),
+        };
+        let kept;
+        let ids = if self.conditional {
+            kept = holding(routes, ids, facts)?;
+            kept.as_slice()
+        } else {
+            ids
         };
         if let [id] = ids {
             if let Some(selected) = quick(&routes[*id], content_type, accept, head_from_get) {
@@ -119,7 +136,7 @@ impl Group {
                     None => continue,
                 }
             };
-            let rank = (consumed, score);
+            let rank = (route.conditions.rank(), consumed, score);
             if best.as_ref().is_none_or(|(b, _, _)| rank > *b) {
                 best = Some((rank, route, produce));
             }
@@ -137,6 +154,38 @@ impl Group {
             producible: union(consumers().map(|r| &r.produces)),
         })
     }
+}
+
+/// The routes of `ids` whose conditions hold for the request. None: 400
+/// naming every route's parameter conditions when some parameter condition
+/// failed (as Spring answers), else 404 (only header conditions failed).
+fn holding(routes: &[Route], ids: &[usize], facts: &Facts<'_>) -> Result<Vec<usize>, RouteError> {
+    let mut params_failed = false;
+    let kept: Vec<usize> = ids
+        .iter()
+        .copied()
+        .filter(|&id| match routes[id].conditions.check(facts) {
+            Ok(()) => true,
+            Err(params) => {
+                params_failed |= params;
+                false
+            }
+        })
+        .collect();
+    if !kept.is_empty() {
+        return Ok(kept);
+    }
+    if !params_failed {
+        return Err(RouteError::NotFound);
+    }
+    let mut conditions: Vec<String> = Vec::new();
+    for &id in ids {
+        let text = routes[id].conditions.params().iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+        if !text.is_empty() && !conditions.contains(&text) {
+            conditions.push(text);
+        }
+    }
+    Err(RouteError::UnsatisfiedParams { conditions })
 }
 
 /// The common cases of a single route decided without parsing a header:

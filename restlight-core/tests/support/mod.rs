@@ -39,6 +39,7 @@ pub fn route(method: &str, template: &str) -> RouteEntry {
         produces: vec![],
         location: "src/routes.rs:1".to_owned(),
         name: format!("{method} {template}"),
+        conditions: Default::default(),
     }
 }
 

@@ -19,7 +19,7 @@ pub fn app() -> Restlight {
 
 /// The service with the given repository (tests pass their own).
 ///
-/// Resources annotated with `#[restlight::path]` are found at link time and
+/// {{resource_kind}} annotated with `{{resource_attribute}}` are found at link time and
 /// need no registration here.
 pub fn app_with(users: Users) -> Restlight {
     Restlight::new()

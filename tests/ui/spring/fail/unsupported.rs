@@ -4,7 +4,7 @@ struct Users;
 #[restlight::rest_controller]
 #[request_mapping("/users")]
 impl Users {
-    #[get_mapping(path = "/v2", params = "version=2", headers = "X-Api=1")]
+    #[get_mapping(path = "/v2", params = "version=2", headers = "X-Api=1", produces = "text/plain")]
     async fn list(&self) -> String {
         String::new()
     }

@@ -1,0 +1,99 @@
+//! Routing conditions on query parameters and headers (Spring's
+//! `params = ..` and `headers = ..`), checked after the method and before
+//! Content-Type and Accept.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use http::HeaderMap;
+use restlight_grammar::condition::Condition;
+
+/// The conditions of a route: every one must hold for the route to match.
+/// Empty (the default) for routes without conditions, which cost nothing
+/// per request.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Conditions {
+    params: Vec<Condition<'static>>,
+    headers: Vec<Condition<'static>>,
+}
+
+impl Conditions {
+    /// Conditions on query parameters and on headers (header names ignore
+    /// case), each kept once, in a canonical order.
+    #[must_use]
+    pub fn new(
+        params: impl IntoIterator<Item = Condition<'static>>,
+        headers: impl IntoIterator<Item = Condition<'static>>,
+    ) -> Self {
+        let mut params: Vec<Condition<'static>> = params.into_iter().collect();
+        let mut headers: Vec<Condition<'static>> = headers.into_iter().map(Condition::lowercase_name).collect();
+        for list in [&mut params, &mut headers] {
+            list.sort();
+            list.dedup();
+        }
+        Self { params, headers }
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.params.is_empty() && self.headers.is_empty()
+    }
+
+    /// The conditions on query parameters.
+    #[must_use]
+    pub fn params(&self) -> &[Condition<'static>] {
+        &self.params
+    }
+
+    /// The conditions on headers, names in lower case.
+    #[must_use]
+    pub fn headers(&self) -> &[Condition<'static>] {
+        &self.headers
+    }
+
+    /// Whether they hold for a request: `Err(true)` when a parameter
+    /// condition fails, `Err(false)` when only a header condition does.
+    pub(crate) fn check(&self, facts: &Facts<'_>) -> Result<(), bool> {
+        let param = |name: &str| -> Option<Cow<'_, str>> {
+            form_urlencoded::parse(facts.query?.as_bytes()).find(|(n, _)| n == name).map(|(_, v)| v)
+        };
+        if !self.params.iter().all(|c| c.holds(param(c.name()).as_deref())) {
+            return Err(true);
+        }
+        let header = |name: &str| facts.headers?.get(name).map(|v| v.to_str().unwrap_or("\u{0}"));
+        if !self.headers.iter().all(|c| c.holds(header(c.name()))) {
+            return Err(false);
+        }
+        Ok(())
+    }
+
+    /// How specific they are, as Spring ranks them: more parameter
+    /// conditions first, then more of them with a value, then the same for
+    /// headers. Greater is more specific.
+    pub(crate) fn rank(&self) -> (usize, usize, usize, usize) {
+        let valued = |list: &[Condition<'_>]| list.iter().filter(|c| c.has_value()).count();
+        (self.params.len(), valued(&self.params), self.headers.len(), valued(&self.headers))
+    }
+}
+
+impl fmt::Display for Conditions {
+    /// `params: version=2, !debug; headers: x-api=1`, leaving out an empty list.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let join = |list: &[Condition<'_>]| list.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+        match (self.params.is_empty(), self.headers.is_empty()) {
+            (false, false) => write!(f, "params: {}; headers: {}", join(&self.params), join(&self.headers)),
+            (false, true) => write!(f, "params: {}", join(&self.params)),
+            (true, false) => write!(f, "headers: {}", join(&self.headers)),
+            (true, true) => Ok(()),
+        }
+    }
+}
+
+/// What conditions are checked against: the query string and the headers
+/// (`None`: no headers known, as for [`Router::lookup`](super::Router::lookup)).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Facts<'a> {
+    pub(crate) query: Option<&'a str>,
+    pub(crate) headers: Option<&'a HeaderMap>,
+}

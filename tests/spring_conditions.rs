@@ -1,0 +1,158 @@
+//! `params = ..` and `headers = ..` of the Spring mappings, through the mock
+//! client: routes on one path told apart by their conditions, the most
+//! specific one chosen, 400 naming the conditions when the query meets none
+//! of them (as Spring answers), 404 when only header conditions fail, and
+//! the impl block's conditions added to each method's.
+
+use restlight::prelude::*;
+use restlight::test::MockClient;
+use serde_json::Value;
+
+#[derive(Default)]
+struct Api;
+
+#[restlight::rest_controller]
+#[request_mapping(path = "/api", produces = "text/plain")]
+impl Api {
+    #[get_mapping(path = "/items", params = "version=2")]
+    async fn items_v2(&self) -> &'static str {
+        "v2"
+    }
+
+    #[get_mapping(path = "/items", params = ["version!=2", "!debug"])]
+    async fn items_v1(&self) -> &'static str {
+        "v1"
+    }
+
+    #[get_mapping(path = "/search", params = "q")]
+    async fn search(&self, #[request_param] q: String) -> String {
+        format!("q={q}")
+    }
+
+    #[get_mapping(path = "/search", params = ["q", "page"])]
+    async fn search_page(&self, #[request_param] q: String, #[request_param] page: u32) -> String {
+        format!("q={q} page={page}")
+    }
+
+    #[get_mapping(path = "/greeting", headers = "X-Api=2")]
+    async fn greeting_v2(&self) -> &'static str {
+        "hello 2"
+    }
+
+    #[get_mapping(path = "/greeting", headers = "x-api!=2")]
+    async fn greeting(&self) -> &'static str {
+        "hello"
+    }
+
+    #[get_mapping(path = "/beta", headers = "X-Beta")]
+    async fn beta(&self) -> &'static str {
+        "beta"
+    }
+
+    #[get_mapping("/open")]
+    async fn open(&self) -> &'static str {
+        "open"
+    }
+
+    #[get_mapping(path = "/open", params = "admin")]
+    async fn open_admin(&self) -> &'static str {
+        "admin"
+    }
+}
+
+/// The impl block's `params` hold for every method, with the method's own.
+#[derive(Default)]
+struct Tenanted;
+
+#[restlight::rest_controller]
+#[request_mapping(path = "/tenant", params = "tenant", produces = "text/plain")]
+impl Tenanted {
+    #[get_mapping(path = "/x", headers = "X-Api")]
+    async fn x(&self, #[request_param] tenant: String) -> String {
+        format!("tenant {tenant}")
+    }
+}
+
+#[restlight::get_mapping("/free", params = "on=1", produces = "text/plain")]
+async fn free_on() -> &'static str {
+    "on"
+}
+
+fn client() -> MockClient {
+    Restlight::new().mock().expect("routes differing only by their conditions coexist")
+}
+
+fn answer(c: &MockClient, path: &str, headers: &[(&str, &str)]) -> (u16, String) {
+    let mut req = c.get(path);
+    for (name, value) in headers {
+        req = req.header(name, value);
+    }
+    let res = req.send_blocking();
+    (res.status().as_u16(), res.text())
+}
+
+#[test]
+fn parameter_conditions_pick_the_route() {
+    let c = client();
+    let ok = |s: &str| (200, s.to_owned());
+    assert_eq!(answer(&c, "/api/items?version=2", &[]), ok("v2"));
+    assert_eq!(answer(&c, "/api/items?version=2&debug", &[]), ok("v2"));
+    assert_eq!(answer(&c, "/api/items", &[]), ok("v1"));
+    assert_eq!(answer(&c, "/api/items?version=1", &[]), ok("v1"));
+    // The first value counts, as Spring's `getParameter`.
+    assert_eq!(answer(&c, "/api/items?version=1&version=2", &[]), ok("v1"));
+    assert_eq!(answer(&c, "/free?on=1", &[]), ok("on"));
+}
+
+#[test]
+fn the_route_with_more_conditions_wins() {
+    let c = client();
+    assert_eq!(answer(&c, "/api/search?q=rust", &[]), (200, "q=rust".to_owned()));
+    assert_eq!(answer(&c, "/api/search?q=rust&page=2", &[]), (200, "q=rust page=2".to_owned()));
+    assert_eq!(answer(&c, "/api/open", &[]), (200, "open".to_owned()));
+    assert_eq!(answer(&c, "/api/open?admin", &[]), (200, "admin".to_owned()));
+}
+
+#[test]
+fn unmet_parameter_conditions_are_a_400_naming_them() {
+    let c = client();
+    let res = c.get("/api/items?debug=true").send_blocking();
+    assert_eq!(res.status(), 400);
+    assert_eq!(res.header("content-type"), Some("application/problem+json"));
+    let problem: Value = res.json();
+    assert_eq!(problem["conditions"], serde_json::json!(["!debug, version!=2", "version=2"]), "{problem}");
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(detail.contains("`version=2`") && detail.contains("`!debug, version!=2`"), "{detail}");
+    for path in ["/api/search", "/free", "/free?on=2"] {
+        assert_eq!(c.get(path).send_blocking().status(), 400, "{path}");
+    }
+}
+
+#[test]
+fn header_conditions_pick_the_route_and_unmet_ones_are_a_404() {
+    let c = client();
+    assert_eq!(answer(&c, "/api/greeting", &[("x-api", "2")]), (200, "hello 2".to_owned()));
+    assert_eq!(answer(&c, "/api/greeting", &[("X-API", "3")]), (200, "hello".to_owned()));
+    assert_eq!(answer(&c, "/api/greeting", &[]), (200, "hello".to_owned()));
+    assert_eq!(answer(&c, "/api/beta", &[("x-beta", "")]), (200, "beta".to_owned()));
+    let res = c.get("/api/beta").send_blocking();
+    assert_eq!(res.status(), 404);
+    assert_eq!(res.header("content-type"), Some("application/problem+json"));
+}
+
+#[test]
+fn the_impl_blocks_conditions_are_added_to_the_methods() {
+    let c = client();
+    assert_eq!(answer(&c, "/tenant/x?tenant=a", &[("x-api", "1")]), (200, "tenant a".to_owned()));
+    assert_eq!(answer(&c, "/tenant/x?tenant=a", &[]).0, 404);
+    assert_eq!(answer(&c, "/tenant/x", &[("x-api", "1")]).0, 400);
+}
+
+#[test]
+fn methods_and_head_are_decided_as_without_conditions() {
+    let c = client();
+    assert_eq!(c.head("/api/items?version=2").send_blocking().status(), 200);
+    let res = c.post("/api/items?version=2").send_blocking();
+    assert_eq!(res.status(), 405);
+    assert_eq!(res.header("allow"), Some("GET, HEAD, OPTIONS"));
+}
