@@ -467,6 +467,14 @@ pub use restlight_core::{AppliedChange, MatchedRoute, RouteChange, Routes, Route
 pub use restlight_core::{BodyStream, BodyTimeout, BodyTooSlow, Event, Sse};
 pub use restlight_core::{ExceptionMapper, Failure, Fallible, PathSegment, RequestHead};
 pub use restlight_core::{Field, Multipart, MultipartLimits, SpooledFile};
+pub use restlight_core::{RequestId, TraceContext};
+/// Request IDs and W3C Trace Context: the types, the header names and the
+/// ID generation (see [`Restlight::request_ids`] and
+/// [`Restlight::trace_context`]).
+pub mod trace {
+    pub use restlight_core::trace::*;
+    pub use restlight_server::REQUEST_TARGET;
+}
 pub use restlight_macros::BeanParam;
 pub use restlight_macros::{
     compress, consumes, delete, exception_handler, get, head, interceptor, max_body, no_interceptors, options, patch,
@@ -521,8 +529,8 @@ pub mod prelude {
     };
     pub use crate::{
         delete, get, head, options, patch, post, put, BodyStream, Created, Entity, Event, FailFast, HttpError,
-        IntoResponse, Json, Multipart, MultipartLimits, NoContent, RequestContext, ResponseBuilder, Restlight,
-        Scheduler, Sse, StatusCode,
+        IntoResponse, Json, Multipart, MultipartLimits, NoContent, RequestContext, RequestId, ResponseBuilder,
+        Restlight, Scheduler, Sse, StatusCode, TraceContext,
     };
     pub use crate::{
         delete_mapping, get_mapping, patch_mapping, post_mapping, put_mapping, request_mapping, response_status,

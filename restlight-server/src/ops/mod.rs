@@ -7,6 +7,7 @@ mod health;
 #[cfg(feature = "access-log-file")]
 mod log_file;
 mod metrics;
+mod trace;
 
 #[cfg(feature = "openapi")]
 mod openapi;
@@ -15,8 +16,10 @@ pub use actuator::{Actuator, Endpoint, UnknownEndpoint, DEFAULT_BASE_PATH};
 pub use health::Health;
 #[cfg(feature = "openapi")]
 pub use openapi::{OpenApiDocs, DEFAULT_JSON_PATH, DEFAULT_UI_PATH, DEFAULT_YAML_PATH};
+pub use trace::REQUEST_TARGET;
 
 pub(crate) use access_log::{Finish, Observe, Pending};
 pub(crate) use actuator::OpsShared;
 pub(crate) use counted::Counted;
 pub(crate) use metrics::{RequestMetrics, Scrape};
+pub(crate) use trace::TraceSettings;
