@@ -469,8 +469,10 @@ pub use restlight_core::{ExceptionMapper, Failure, Fallible, PathSegment, Reques
 pub use restlight_core::{Field, Multipart, MultipartLimits, SpooledFile};
 pub use restlight_core::{RequestId, TraceContext};
 /// Request IDs and W3C Trace Context: the types, the header names and the
-/// ID generation (see [`Restlight::request_ids`] and
-/// [`Restlight::trace_context`]).
+/// ID generation (see [`Restlight::request_ids`](crate::Restlight::request_ids) and
+/// [`Restlight::trace_context`](crate::Restlight::trace_context)). The guide:
+///
+#[doc = include_str!("../docs/observability.md")]
 pub mod trace {
     pub use restlight_core::trace::*;
     pub use restlight_server::REQUEST_TARGET;
@@ -489,6 +491,8 @@ pub use restlight_server::{AccessLog, Actuator, ConfigError, Endpoint, Health, U
 #[cfg(feature = "tls")]
 pub use restlight_server::{ClientAuth, TlsConfig, TlsError};
 pub use restlight_server::{IpRange, IpRangeError, LoadShedding, Refusal, Restlight, ServerHandle, ServerStats};
+#[cfg(feature = "otel")]
+pub use restlight_server::{OtelGuard, Otlp, OtlpError};
 
 pub use http;
 pub use http::StatusCode;

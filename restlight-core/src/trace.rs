@@ -355,6 +355,18 @@ impl TraceContext {
         ok.then_some(value)
     }
 
+    /// The same context with the trace ID, span ID and sampled flag a
+    /// tracing backend assigned to the server span (the server's
+    /// OpenTelemetry export does this, so calls carry the exported span
+    /// as their parent).
+    #[must_use]
+    pub fn with_span(mut self, trace_id: TraceId, span_id: SpanId, sampled: bool) -> Self {
+        self.trace_id = trace_id;
+        self.span_id = span_id;
+        self.flags = if sampled { self.flags | SAMPLED } else { self.flags & !SAMPLED };
+        self
+    }
+
     /// The trace this request belongs to.
     #[must_use]
     pub fn trace_id(&self) -> TraceId {

@@ -163,6 +163,8 @@ pub use ops::{
 };
 #[cfg(feature = "openapi")]
 pub use ops::{OpenApiDocs, DEFAULT_JSON_PATH, DEFAULT_UI_PATH, DEFAULT_YAML_PATH};
+#[cfg(feature = "otel")]
+pub use ops::{OtelGuard, Otlp, OtlpError};
 pub use protect::{IpRange, IpRangeError, LoadShedding, Refusal, ServerStats};
 #[cfg(feature = "tls")]
 pub use tls::{ClientAuth, TlsConfig, TlsError};

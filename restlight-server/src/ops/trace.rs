@@ -67,8 +67,8 @@ impl Tags {
             otel.name = %req.method(),
             otel.kind = "server",
             request_id = id.as_ref().map(RequestId::as_str),
-            trace_id = trace.as_ref().map(|t| tracing::field::display(t.trace_id())),
-            span_id = trace.as_ref().map(|t| tracing::field::display(t.span_id())),
+            trace_id = tracing::field::Empty,
+            span_id = tracing::field::Empty,
             parent_id = trace.as_ref().and_then(TraceContext::parent_span_id).map(tracing::field::display),
             http.request.method = %req.method(),
             http.route = tracing::field::Empty,
@@ -82,6 +82,12 @@ impl Tags {
             restlight.executor = tracing::field::Empty,
         );
         let trace_id = trace.map(|t| {
+            #[cfg(feature = "otel")]
+            let t = super::otel_span::continue_trace(&span, t);
+            if !span.is_disabled() {
+                span.record("trace_id", tracing::field::display(t.trace_id()));
+                span.record("span_id", tracing::field::display(t.span_id()));
+            }
             let trace_id = t.trace_id();
             req.extensions_mut().insert(t);
             trace_id
@@ -97,7 +103,10 @@ impl Tags {
             return;
         }
         if let Some(route) = route {
-            self.span.record("otel.name", format!("{} {}", self.method, route.path));
+            let name = format!("{} {}", self.method, route.path);
+            #[cfg(feature = "otel")]
+            super::otel_span::rename(&self.span, &name);
+            self.span.record("otel.name", name);
             self.span.record("http.route", route.path.as_str());
             self.span.record("restlight.executor", route.scheduler.as_str());
         }
