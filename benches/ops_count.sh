@@ -21,7 +21,7 @@ count() { # mode requests -> total instructions
   awk '/^(summary|totals):/ {print $2; exit}' "$out/cg.$1.$2"
 }
 printf '%-8s %14s %14s %12s\n' mode "Ir@$LOW" "Ir@$HIGH" "Ir/request"
-for mode in off metrics log both; do
+for mode in ${MODES:-off metrics log both ids trace spans}; do
   lo=$(count "$mode" "$LOW"); hi=$(count "$mode" "$HIGH")
   printf '%-8s %14s %14s %12s\n' "$mode" "$lo" "$hi" "$(( (hi - lo) / (HIGH - LOW) ))"
 done

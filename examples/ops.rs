@@ -6,6 +6,9 @@
 //! OPS=metrics cargo run --release --features access-log-file --example ops
 //! OPS=log     ...   # access log to /tmp/restlight-access/access.YYYY-MM-DD
 //! OPS=both    ...
+//! OPS=ids     ...   # request IDs (x-request-id kept or made, sent back)
+//! OPS=trace   ...   # request IDs and trace context; no subscriber wants the span
+//! OPS=spans   ...   # the same with a subscriber that records every span
 //! curl localhost:18089/hello
 //! curl localhost:18089/actuator/metrics   # with OPS=metrics or both
 //! ```
@@ -24,6 +27,19 @@ fn main() -> restlight::Result<()> {
     }
     if ops == "log" || ops == "both" {
         server = server.access_log(AccessLog::new().daily_file("/tmp/restlight-access", "access"));
+    }
+    if ops == "ids" || ops == "trace" || ops == "spans" {
+        server = server.request_ids(true);
+    }
+    if ops == "trace" || ops == "spans" {
+        server = server.trace_context(true);
+    }
+    if ops == "spans" {
+        // Every span is built and recorded (the registry keeps its fields'
+        // storage), and nothing is printed.
+        use tracing_subscriber::layer::SubscriberExt;
+        let subscriber = tracing_subscriber::registry().with(tracing_subscriber::filter::LevelFilter::INFO);
+        tracing::subscriber::set_global_default(subscriber).expect("one subscriber");
     }
     server.run()
 }

@@ -473,6 +473,16 @@ pub use restlight_core::{AppliedChange, MatchedRoute, RouteChange, Routes, Route
 pub use restlight_core::{BodyStream, BodyTimeout, BodyTooSlow, Event, Sse};
 pub use restlight_core::{ExceptionMapper, Failure, Fallible, PathSegment, RequestHead};
 pub use restlight_core::{Field, Multipart, MultipartLimits, SpooledFile};
+pub use restlight_core::{RequestId, TraceContext};
+/// Request IDs and W3C Trace Context: the types, the header names and the
+/// ID generation (see [`Restlight::request_ids`](crate::Restlight::request_ids) and
+/// [`Restlight::trace_context`](crate::Restlight::trace_context)). The guide:
+///
+#[doc = include_str!("../docs/observability.md")]
+pub mod trace {
+    pub use restlight_core::trace::*;
+    pub use restlight_server::REQUEST_TARGET;
+}
 pub use restlight_macros::BeanParam;
 pub use restlight_macros::{
     compress, consumes, delete, exception_handler, get, head, interceptor, max_body, no_interceptors, options, patch,
@@ -487,6 +497,8 @@ pub use restlight_server::{AccessLog, Actuator, ConfigError, Endpoint, Health, U
 #[cfg(feature = "tls")]
 pub use restlight_server::{ClientAuth, TlsConfig, TlsError};
 pub use restlight_server::{IpRange, IpRangeError, LoadShedding, Refusal, Restlight, ServerHandle, ServerStats};
+#[cfg(feature = "otel")]
+pub use restlight_server::{OtelGuard, Otlp, OtlpError};
 
 pub use http;
 pub use http::StatusCode;
@@ -527,8 +539,8 @@ pub mod prelude {
     };
     pub use crate::{
         delete, get, head, options, patch, post, put, BodyStream, Created, Entity, Event, FailFast, HttpError,
-        IntoResponse, Json, Multipart, MultipartLimits, NoContent, RequestContext, ResponseBuilder, Restlight,
-        Scheduler, Sse, StatusCode,
+        IntoResponse, Json, Multipart, MultipartLimits, NoContent, RequestContext, RequestId, ResponseBuilder,
+        Restlight, Scheduler, Sse, StatusCode, TraceContext,
     };
     pub use crate::{
         delete_mapping, get_mapping, patch_mapping, post_mapping, put_mapping, request_mapping, response_status,

@@ -81,6 +81,7 @@ mod sse;
 mod startup;
 mod stream;
 pub mod test;
+pub mod trace;
 mod validate;
 
 // What only the code `restlight-macros` generates uses; not public API.
@@ -112,6 +113,7 @@ pub use segment::PathSegment;
 pub use sse::{Event, Sse};
 pub use startup::{Error, Result, StartupError};
 pub use stream::BodyStream;
+pub use trace::{RequestId, TraceContext};
 
 /// Runs the route-level startup checks (malformed templates, conflicting
 /// routes with both locations, bad media types) on every route linked into

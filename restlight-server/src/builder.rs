@@ -104,6 +104,7 @@ app_setters! {
     /// For example `restlight_core::get("/ping").handle(|_ctx| async { "pong" })`.
     fn route(route: impl Into<Route>);
     fn default_scheduler(name: &str);
+    fn annotated_routes(include: bool);
     fn interceptor(interceptor: impl Into<Intercept>);
     fn filter(filter: impl Filter);
     fn exception_mapper<E, M>(mapper: M) where [
@@ -303,6 +304,52 @@ impl Restlight {
     /// Default: off.
     pub fn access_log(mut self, log: AccessLog) -> Self {
         self.access_log = Some(log);
+        self
+    }
+
+    /// Request IDs: each request keeps the ID its caller sent in
+    /// [`request_id_header`](Self::request_id_header) when it is
+    /// well-formed (1 to 128 ASCII letters, digits and `-_.:/+=`), and
+    /// gets a new one otherwise (24 hex digits; made without a lock or a
+    /// system call). The ID is sent back in the same header, appended to
+    /// the access-log line (` id=...`), a field (`request_id`) of the
+    /// request's `tracing` span (target [`REQUEST_TARGET`](crate::REQUEST_TARGET),
+    /// so every event made while handling the request carries it), and
+    /// read by handlers as `#[context] id: &RequestId`.
+    ///
+    /// Default: off (responses are left as the application makes them).
+    pub fn request_ids(mut self, enabled: bool) -> Self {
+        self.options.trace.request_ids = enabled;
+        self
+    }
+
+    /// The header [`request_ids`](Self::request_ids) reads and writes.
+    ///
+    /// Default is `x-request-id`.
+    pub fn request_id_header(mut self, name: http::HeaderName) -> Self {
+        self.options.trace.request_id_header = name;
+        self
+    }
+
+    /// W3C Trace Context: a well-formed `traceparent` (with its
+    /// `tracestate`) is continued, a missing or malformed one (never an
+    /// error) starts a new trace. Each request gets a `tracing` span
+    /// (target [`REQUEST_TARGET`](crate::REQUEST_TARGET), name `request`,
+    /// `otel.name` set to `METHOD /route/template` once routed) with the
+    /// HTTP semantic-convention attributes (`http.request.method`,
+    /// `http.route`, `http.response.status_code`, `url.scheme`,
+    /// `url.path`, `network.protocol.version`, `client.address`, the body
+    /// sizes), `restlight.executor` and the `trace_id`, `span_id` and
+    /// `parent_id`; the handler's own spans nest under it, on whichever
+    /// executor it runs. Handlers read the context as
+    /// `#[context] trace: &TraceContext` and pass it on with
+    /// [`TraceContext::inject`](restlight_core::TraceContext::inject). The
+    /// access-log line gets ` trace=<trace id>`.
+    ///
+    /// Default: off. The span costs next to nothing when no `tracing`
+    /// subscriber is interested in target `restlight::request` at `INFO`.
+    pub fn trace_context(mut self, enabled: bool) -> Self {
+        self.options.trace.trace_context = enabled;
         self
     }
 

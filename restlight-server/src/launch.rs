@@ -116,7 +116,11 @@ fn server_thread(
         }));
         Some(metrics)
     });
-    let observe = Observe::new(metrics, access_log.as_ref());
+    #[cfg(feature = "tls")]
+    let tls = options.tls.is_some();
+    #[cfg(not(feature = "tls"))]
+    let tls = false;
+    let observe = Observe::new(metrics, access_log.as_ref(), &options.trace, tls);
 
     let mgmt_port = ops.as_ref().and_then(|ops| ops.settings.port);
     let bound = runtimes.io.block_on(async {

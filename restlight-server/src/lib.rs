@@ -158,9 +158,13 @@ mod tls;
 pub use builder::Restlight;
 pub use config::{ConfigError, ENV_PREFIX};
 pub use handle::ServerHandle;
-pub use ops::{AccessLog, Actuator, Endpoint, Health, UnknownEndpoint, ACCESS_TARGET, DEFAULT_BASE_PATH};
+pub use ops::{
+    AccessLog, Actuator, Endpoint, Health, UnknownEndpoint, ACCESS_TARGET, DEFAULT_BASE_PATH, REQUEST_TARGET,
+};
 #[cfg(feature = "openapi")]
 pub use ops::{OpenApiDocs, DEFAULT_JSON_PATH, DEFAULT_UI_PATH, DEFAULT_YAML_PATH};
+#[cfg(feature = "otel")]
+pub use ops::{OtelGuard, Otlp, OtlpError};
 pub use protect::{IpRange, IpRangeError, LoadShedding, Refusal, ServerStats};
 #[cfg(feature = "tls")]
 pub use tls::{ClientAuth, TlsConfig, TlsError};

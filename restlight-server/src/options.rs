@@ -35,6 +35,8 @@ pub(crate) struct ServerOptions {
     pub(crate) h2_max_concurrent_streams: u32,
     pub(crate) limits: Limits,
     pub(crate) protection: Protection,
+    /// Request IDs and trace context.
+    pub(crate) trace: crate::ops::TraceSettings,
     #[cfg(feature = "tls")]
     pub(crate) tls: Option<crate::tls::TlsConfig>,
 }
@@ -53,6 +55,7 @@ impl Default for ServerOptions {
             h2_max_concurrent_streams: DEFAULT_H2_MAX_CONCURRENT_STREAMS,
             limits: Limits::default(),
             protection: Protection::default(),
+            trace: crate::ops::TraceSettings::default(),
             #[cfg(feature = "tls")]
             tls: None,
         }

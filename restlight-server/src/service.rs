@@ -55,9 +55,9 @@ impl<P: Pieces> hyper::service::Service<http::Request<Incoming>> for AppService<
     type Error = Infallible;
     type Future = Responding<P>;
 
-    fn call(&self, req: http::Request<Incoming>) -> Self::Future {
+    fn call(&self, mut req: http::Request<Incoming>) -> Self::Future {
         let in_flight = self.activity.begin();
-        let pending = self.observe.as_ref().map(|o| o.begin(&req, self.remote));
+        let pending = self.observe.as_ref().map(|o| o.begin(&mut req, self.remote));
         let version = req.version();
         if let Some(refusal) = crate::strict::check(&req) {
             let dispatch = Box::pin(std::future::ready(crate::strict::refuse(&req, &self.app, refusal)));
@@ -65,9 +65,14 @@ impl<P: Pieces> hyper::service::Service<http::Request<Incoming>> for AppService<
         }
         let metrics = self.observe.as_ref().and_then(|o| o.metrics().cloned());
         let req = req.map(|body| Counted::new(TimedBody::new(body, self.body_read), metrics));
-        // The matched route is read only by the metrics and access log.
-        let mark = pending.is_some();
-        let dispatch = self.app.dispatch_boxed(req, Some(self.remote), mark);
+        // The matched route is read only by the metrics, the access log and
+        // the request's span.
+        let mark = pending.as_ref().is_some_and(Pending::needs_route);
+        // Routing and the handler's call happen now: in the request's span.
+        let dispatch = match pending.as_ref().and_then(Pending::span) {
+            Some(span) => span.in_scope(|| self.app.dispatch_boxed(req, Some(self.remote), mark)),
+            None => self.app.dispatch_boxed(req, Some(self.remote), mark),
+        };
         Responding { dispatch, version, pending, in_flight: Some(in_flight), _pieces: PhantomData }
     }
 }
@@ -86,7 +91,13 @@ impl<P: Pieces> Future for Responding<P> {
     type Output = Result<http::Response<ResponseBody<P>>, Infallible>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let mut response = std::task::ready!(self.dispatch.as_mut().poll(cx));
+        let this = &mut *self;
+        // The handler (when it runs here) and its own spans run in the
+        // request's span.
+        let entered = this.pending.as_ref().and_then(Pending::span).map(tracing::Span::enter);
+        let polled = this.dispatch.as_mut().poll(cx);
+        drop(entered);
+        let mut response = std::task::ready!(polled);
         if closes_connection(&response, self.version) {
             response.headers_mut().insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
         }

@@ -32,6 +32,19 @@ impl FromRequestRef for Method {
     }
 }
 
+impl FromRequestRef for crate::RequestId {
+    fn from_request_ref(ctx: &RequestContext) -> &Self {
+        static EMPTY: crate::RequestId = crate::RequestId::EMPTY;
+        ctx.attribute::<Self>().unwrap_or(&EMPTY)
+    }
+}
+
+impl FromRequestRef for crate::TraceContext {
+    fn from_request_ref(ctx: &RequestContext) -> &Self {
+        ctx.attribute::<Self>().unwrap_or(&Self::EMPTY)
+    }
+}
+
 /// What a `#[context]` parameter was bound to at startup: nothing for a part
 /// of the request, the bean for anything else.
 pub type ContextSlot<T> = Option<Arc<T>>;

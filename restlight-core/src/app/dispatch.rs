@@ -251,6 +251,10 @@ impl Respond {
         let res = if route.exec.is_inline() && route.info.timeout.is_none() {
             crate::executor::run_inline(task).await
         } else {
+            // The handler runs on another thread: it keeps the request's
+            // span (the server's, when tracing is on) as its parent.
+            let span = tracing::Span::current();
+            let task = if span.is_none() { task } else { Box::pin(tracing::Instrument::instrument(task, span)) };
             Box::pin(route.exec.run(task, self.received, route.info.timeout)).await
         };
         log_internal_error(route, &res);

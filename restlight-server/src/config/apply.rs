@@ -91,6 +91,13 @@ impl ServerSection {
             compression_threshold => compression_threshold,
             format_suffix => format_suffix,
             strict_matching => strict_matching,
+            request_ids => request_ids,
+            trace_context => trace_context,
+        }
+        if let Some(name) = self.request_id_header {
+            let name = http::HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| invalid("server.request_id_header", format!("`{name}` is not a header name")))?;
+            r = r.request_id_header(name);
         }
         if let Some(name) = self.default_scheduler {
             r = r.default_scheduler(&name);

@@ -72,6 +72,9 @@
 //! | `server.format_parameter` | `RESTLIGHT_SERVER_FORMAT_PARAMETER` | off | query parameter choosing the codec (`?format=msgpack`) |
 //! | `server.format_suffix` | `RESTLIGHT_SERVER_FORMAT_SUFFIX` | `false` | a `.json`-style path suffix chooses the codec |
 //! | `server.strict_matching` | `RESTLIGHT_SERVER_STRICT_MATCHING` | `false` | JAX-RS method selection to the letter: best template first, then 405 |
+//! | `server.request_ids` | `RESTLIGHT_SERVER_REQUEST_IDS` | `false` | keep or make a request ID per request (response header, access log, span) |
+//! | `server.request_id_header` | `RESTLIGHT_SERVER_REQUEST_ID_HEADER` | `"x-request-id"` | header the request ID is read from and written to |
+//! | `server.trace_context` | `RESTLIGHT_SERVER_TRACE_CONTEXT` | `false` | W3C `traceparent`/`tracestate` and a server span per request |
 //! | `actuator.enabled` | `RESTLIGHT_SERVER_ACTUATOR_ENABLED` | off | serve the actuator endpoints |
 //! | `actuator.base_path` | `RESTLIGHT_SERVER_ACTUATOR_BASE_PATH` | `"/actuator"` | path the endpoints live under |
 //! | `actuator.port` | `RESTLIGHT_SERVER_ACTUATOR_PORT` | the application's | a separate management port |

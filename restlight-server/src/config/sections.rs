@@ -97,6 +97,9 @@ section! {
         format_parameter: String,
         format_suffix: bool,
         strict_matching: bool,
+        request_ids: bool,
+        request_id_header: String,
+        trace_context: bool,
     }
 }
 

@@ -549,3 +549,21 @@ fn openapi_is_off_unless_configured() {
     assert!(r.openapi.is_none());
     let _ = r;
 }
+
+#[test]
+fn request_ids_and_trace_context_come_from_the_file_or_the_env() {
+    let r = resolve(Restlight::new(), &[]).unwrap();
+    assert!(!r.options.trace.request_ids && !r.options.trace.trace_context, "off by default");
+    assert_eq!(r.options.trace.request_id_header, "x-request-id");
+    let f = with_file(Restlight::new(), "[server]\nrequest_ids = true\nrequest_id_header = \"X-Correlation-Id\"\n")
+        .unwrap();
+    let r = resolve(f, &[("RESTLIGHT_SERVER_TRACE_CONTEXT", "true")]).unwrap();
+    assert!(r.options.trace.request_ids, "file");
+    assert_eq!(r.options.trace.request_id_header, "x-correlation-id");
+    assert!(r.options.trace.trace_context, "env");
+    let r =
+        resolve(Restlight::new().request_ids(true), &[("RESTLIGHT_SERVER_REQUEST_ID_HEADER", "x-trace-tag")]).unwrap();
+    assert_eq!(r.options.trace.request_id_header, "x-trace-tag", "env");
+    let err = resolve(Restlight::new(), &[("RESTLIGHT_SERVER_REQUEST_ID_HEADER", "not a header")]).unwrap_err();
+    assert!(err.to_string().contains("request_id_header"), "{err}");
+}

@@ -14,6 +14,7 @@ use http::{Method, Uri, Version};
 use restlight_core::MatchedRoute;
 
 use super::metrics::RequestMetrics;
+use super::trace::{Tags, TraceSettings};
 
 /// The `tracing` target of access-log lines.
 pub const ACCESS_TARGET: &str = "restlight::access";
@@ -21,7 +22,10 @@ pub const ACCESS_TARGET: &str = "restlight::access";
 /// Settings of the access log, given to
 /// [`Restlight::access_log`](crate::Restlight::access_log): one line per
 /// request (time, remote address, method, URI, status, response body
-/// bytes, duration, route template, scheduler), emitted as an `INFO` event
+/// bytes, duration, route template, scheduler, and the request ID and
+/// trace ID when those are on: see
+/// [`Restlight::request_ids`](crate::Restlight::request_ids) and
+/// [`Restlight::trace_context`](crate::Restlight::trace_context)), emitted as an `INFO` event
 /// of target `restlight::access` and, optionally, appended to a file that
 /// rolls over daily.
 ///
@@ -61,19 +65,27 @@ impl AccessLog {
     }
 }
 
-/// The per-server recorder: metrics, access log, or both.
+/// The per-server recorder: metrics, access log, request IDs and trace
+/// context, whichever are on.
 #[derive(Debug)]
 pub(crate) struct Observe {
     metrics: Option<Arc<RequestMetrics>>,
     log: bool,
+    trace: TraceSettings,
+    tls: bool,
     #[cfg(feature = "access-log-file")]
     file: Option<super::log_file::FileSink>,
 }
 
 impl Observe {
     /// `None` when there is nothing to record.
-    pub(crate) fn new(metrics: Option<Arc<RequestMetrics>>, log: Option<&AccessLog>) -> Option<Arc<Self>> {
-        if metrics.is_none() && log.is_none() {
+    pub(crate) fn new(
+        metrics: Option<Arc<RequestMetrics>>,
+        log: Option<&AccessLog>,
+        trace: &TraceSettings,
+        tls: bool,
+    ) -> Option<Arc<Self>> {
+        if metrics.is_none() && log.is_none() && !trace.any() {
             return None;
         }
         #[cfg(feature = "access-log-file")]
@@ -81,6 +93,8 @@ impl Observe {
         Some(Arc::new(Self {
             metrics,
             log: log.is_some(),
+            trace: trace.clone(),
+            tls,
             #[cfg(feature = "access-log-file")]
             file,
         }))
@@ -91,8 +105,10 @@ impl Observe {
         self.metrics.as_ref()
     }
 
-    /// Starts recording a request.
-    pub(crate) fn begin<B>(self: &Arc<Self>, req: &http::Request<B>, remote: SocketAddr) -> Pending {
+    /// Starts recording a request, and tags it with its ID and trace
+    /// context when those are on.
+    pub(crate) fn begin<B>(self: &Arc<Self>, req: &mut http::Request<B>, remote: SocketAddr) -> Pending {
+        let tags = self.trace.any().then(|| Tags::of(&self.trace, req, remote, self.tls));
         let line = self.log.then(|| {
             Box::new(RequestLine {
                 method: req.method().clone(),
@@ -102,7 +118,7 @@ impl Observe {
                 wall: SystemTime::now(),
             })
         });
-        Pending { observe: Arc::clone(self), started: Instant::now(), line }
+        Pending { observe: Arc::clone(self), started: Instant::now(), line, tags }
     }
 }
 
@@ -121,6 +137,7 @@ pub(crate) struct Pending {
     /// Boxed: only the access log needs it, and a request's future and
     /// response body (which carry this) are moved several times.
     line: Option<Box<RequestLine>>,
+    tags: Option<Tags>,
 }
 
 impl std::fmt::Debug for Pending {
@@ -130,10 +147,24 @@ impl std::fmt::Debug for Pending {
 }
 
 impl Pending {
+    /// The request's span (disabled when there is none).
+    pub(crate) fn span(&self) -> Option<&tracing::Span> {
+        self.tags.as_ref().map(|t| &t.span)
+    }
+
+    /// Whether the route that answers is read when the response is
+    /// recorded (by the metrics, the access log or the span).
+    pub(crate) fn needs_route(&self) -> bool {
+        self.observe.metrics.is_some() || self.line.is_some() || self.span().is_some_and(|s| !s.is_disabled())
+    }
+
     /// The response head is ready: what is left is counting its body.
     /// Takes the [`MatchedRoute`] out of the response: the server is the
     /// last to look at its extensions.
     pub(crate) fn respond(self, res: &mut restlight_core::Response) -> Finish {
+        if let Some(id) = self.tags.as_ref().and_then(|t| t.id.as_ref()) {
+            res.headers_mut().insert(self.observe.trace.request_id_header.clone(), id.to_header_value());
+        }
         Finish {
             pending: self,
             status: res.status().as_u16(),
@@ -166,8 +197,12 @@ impl Drop for Finish {
         if let Some(metrics) = &observe.metrics {
             metrics.record(self.route.as_ref(), self.status, elapsed, self.bytes);
         }
-        let Some(line) = &self.pending.line else { return };
         let info = self.route.as_ref().map(MatchedRoute::info);
+        let tags = self.pending.tags.as_ref();
+        if let Some(tags) = tags {
+            tags.finish(info, self.status, self.bytes);
+        }
+        let Some(line) = &self.pending.line else { return };
         let (template, scheduler) = info.map_or(("-", "-"), |r| (r.path.as_str(), r.scheduler.as_str()));
         let to_tracing = tracing::enabled!(target: ACCESS_TARGET, tracing::Level::INFO);
         #[cfg(feature = "access-log-file")]
@@ -184,6 +219,9 @@ impl Drop for Finish {
         TEXT.with_borrow_mut(|text| {
             text.clear();
             line.format_into(text, self.status, self.bytes, elapsed, template, scheduler);
+            if let Some(tags) = tags {
+                push_tags(text, tags);
+            }
             if to_tracing {
                 tracing::info!(target: ACCESS_TARGET, "{text}");
             }
@@ -261,6 +299,17 @@ impl RequestLine {
         let mut text = String::new();
         self.format_into(&mut text, status, bytes, elapsed, template, scheduler);
         text
+    }
+}
+
+/// Appends ` id=...` and ` trace=...`, for what is on.
+fn push_tags(text: &mut String, tags: &Tags) {
+    if let Some(id) = &tags.id {
+        text.push_str(" id=");
+        text.push_str(id.as_str());
+    }
+    if let Some(trace) = tags.trace {
+        let _ = write!(text, " trace={trace}");
     }
 }
 

@@ -1,0 +1,128 @@
+//! Request IDs and W3C Trace Context on the server: what a request is
+//! tagged with when it arrives, and its `tracing` span.
+
+use std::net::SocketAddr;
+
+use http::header::{HeaderName, CONTENT_LENGTH};
+use http::Version;
+use restlight_core::trace::SpanId;
+use restlight_core::{RequestId, RouteInfo, TraceContext};
+
+/// The `tracing` target of the span each request gets when request IDs or
+/// the trace context are on (span name `request`, level `INFO`).
+pub const REQUEST_TARGET: &str = "restlight::request";
+
+/// The request ID header read and written by default.
+pub(crate) const DEFAULT_REQUEST_ID_HEADER: HeaderName = HeaderName::from_static("x-request-id");
+
+/// Request IDs and trace context, as the builder and the configuration set
+/// them.
+#[derive(Debug, Clone)]
+pub(crate) struct TraceSettings {
+    pub(crate) request_ids: bool,
+    pub(crate) request_id_header: HeaderName,
+    pub(crate) trace_context: bool,
+}
+
+impl Default for TraceSettings {
+    fn default() -> Self {
+        Self { request_ids: false, request_id_header: DEFAULT_REQUEST_ID_HEADER, trace_context: false }
+    }
+}
+
+impl TraceSettings {
+    /// Whether a request gets anything from these settings.
+    pub(crate) fn any(&self) -> bool {
+        self.request_ids || self.trace_context
+    }
+}
+
+/// What a request was tagged with.
+#[derive(Debug)]
+pub(crate) struct Tags {
+    pub(crate) id: Option<RequestId>,
+    pub(crate) trace: Option<restlight_core::trace::TraceId>,
+    /// The request's span; disabled when nobody listens.
+    pub(crate) span: tracing::Span,
+    pub(crate) method: http::Method,
+}
+
+impl Tags {
+    /// Tags `req`: its ID and trace context go into its extensions (for
+    /// `#[context]`), and its span is made when a subscriber wants it.
+    pub(crate) fn of<B>(settings: &TraceSettings, req: &mut http::Request<B>, remote: SocketAddr, tls: bool) -> Self {
+        let id = settings.request_ids.then(|| {
+            let id = req
+                .headers()
+                .get(&settings.request_id_header)
+                .and_then(RequestId::parse)
+                .unwrap_or_else(RequestId::generate);
+            req.extensions_mut().insert(id.clone());
+            id
+        });
+        let trace = settings.trace_context.then(|| TraceContext::from_headers(req.headers(), SpanId::random()));
+        let span = tracing::info_span!(
+            target: REQUEST_TARGET,
+            "request",
+            otel.name = %req.method(),
+            otel.kind = "server",
+            request_id = id.as_ref().map(RequestId::as_str),
+            trace_id = tracing::field::Empty,
+            span_id = tracing::field::Empty,
+            parent_id = trace.as_ref().and_then(TraceContext::parent_span_id).map(tracing::field::display),
+            http.request.method = %req.method(),
+            http.route = tracing::field::Empty,
+            http.response.status_code = tracing::field::Empty,
+            url.scheme = if tls { "https" } else { "http" },
+            url.path = req.uri().path(),
+            network.protocol.version = protocol(req.version()),
+            client.address = %remote.ip(),
+            http.request.body.size = req.headers().get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok()),
+            http.response.body.size = tracing::field::Empty,
+            restlight.executor = tracing::field::Empty,
+        );
+        let trace_id = trace.map(|t| {
+            #[cfg(feature = "otel")]
+            let t = super::otel_span::continue_trace(&span, t);
+            if !span.is_disabled() {
+                span.record("trace_id", tracing::field::display(t.trace_id()));
+                span.record("span_id", tracing::field::display(t.span_id()));
+            }
+            let trace_id = t.trace_id();
+            req.extensions_mut().insert(t);
+            trace_id
+        });
+        Self { id, trace: trace_id, span, method: req.method().clone() }
+    }
+
+    /// Records what the response says on the span: the route template
+    /// (its name becomes `METHOD /template`), the executor, the status and
+    /// the body size.
+    pub(crate) fn finish(&self, route: Option<&RouteInfo>, status: u16, bytes: u64) {
+        if self.span.is_disabled() {
+            return;
+        }
+        if let Some(route) = route {
+            let name = format!("{} {}", self.method, route.path);
+            #[cfg(feature = "otel")]
+            super::otel_span::rename(&self.span, &name);
+            self.span.record("otel.name", name);
+            self.span.record("http.route", route.path.as_str());
+            self.span.record("restlight.executor", route.scheduler.as_str());
+        }
+        self.span.record("http.response.status_code", status);
+        self.span.record("http.response.body.size", bytes);
+    }
+}
+
+/// `network.protocol.version` of the semantic conventions.
+fn protocol(v: Version) -> &'static str {
+    match v {
+        Version::HTTP_09 => "0.9",
+        Version::HTTP_10 => "1.0",
+        Version::HTTP_11 => "1.1",
+        Version::HTTP_2 => "2",
+        Version::HTTP_3 => "3",
+        _ => "?",
+    }
+}
