@@ -108,7 +108,7 @@ impl Observe {
     /// Starts recording a request, and tags it with its ID and trace
     /// context when those are on.
     pub(crate) fn begin<B>(self: &Arc<Self>, req: &mut http::Request<B>, remote: SocketAddr) -> Pending {
-        let tags = self.trace.any().then(|| Tags::of(&self.trace, req, remote, self.tls));
+        let tags = self.trace.any().then(|| Box::new(Tags::of(&self.trace, req, remote, self.tls)));
         let line = self.log.then(|| {
             Box::new(RequestLine {
                 method: req.method().clone(),
@@ -137,7 +137,8 @@ pub(crate) struct Pending {
     /// Boxed: only the access log needs it, and a request's future and
     /// response body (which carry this) are moved several times.
     line: Option<Box<RequestLine>>,
-    tags: Option<Tags>,
+    /// Boxed for the same reason: only request IDs and trace context need it.
+    tags: Option<Box<Tags>>,
 }
 
 impl std::fmt::Debug for Pending {
