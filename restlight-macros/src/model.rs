@@ -95,6 +95,38 @@ pub(crate) struct Resource {
     pub(crate) base: Option<Template>,
     pub(crate) routes: Vec<Route>,
     pub(crate) handlers: Vec<ExceptionHandler>,
+    /// Methods with `#[path]` and no method attribute.
+    pub(crate) locators: Vec<Locator>,
+    /// `#[restlight::sub_resource]`: mounted only by locators.
+    pub(crate) sub: bool,
+}
+
+/// A sub-resource locator: a method with `#[path]` and no method
+/// attribute. Its `route` has a placeholder method.
+#[derive(Debug, Clone)]
+pub(crate) struct Locator {
+    pub(crate) route: Route,
+    /// What the locator returns, as written; `None` without a return type.
+    pub(crate) returns: Option<LocatorReturn>,
+}
+
+/// The return type of a locator.
+#[derive(Debug, Clone)]
+pub(crate) struct LocatorReturn {
+    /// The sub-resource type: `T` of `T`, `Option<T>` or `Result<T, E>`.
+    pub(crate) target: Type,
+    pub(crate) shape: LocatorShape,
+}
+
+/// How a locator hands over its sub-resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LocatorShape {
+    /// `T`.
+    Plain,
+    /// `Option<T>`: `None` is 404.
+    Option,
+    /// `Result<T, E>`: `E` is answered as a handler's error is.
+    Result,
 }
 
 /// Who owns a route's function.

@@ -16,14 +16,23 @@ pub(crate) use self::param::explicit_name;
 use self::item::ItemAttrs;
 use crate::ctxt::{with_help, Ctxt, Spans};
 use crate::helpers::{self, Place};
-use crate::model::{ExceptionHandler, HttpMethod, Owner, Receiver, Resource, Route, Spanned};
+use crate::model::{
+    ExceptionHandler, HttpMethod, Locator, LocatorReturn, LocatorShape, Owner, Receiver, Resource, Route, Spanned,
+};
 use crate::settings::{Declared, Effective};
 use crate::template::Template;
 use crate::ty;
 
 /// Reads `#[restlight::path(args)] impl ..`.
 pub(crate) fn resource(cx: &mut Ctxt, args: TokenStream, item: &mut ItemImpl) -> Resource {
+    resource_or_sub(cx, args, item, false)
+}
+
+/// Reads `#[restlight::path(args)] impl ..`, or with `sub`
+/// `#[restlight::sub_resource] impl ..`, which has no base path.
+pub(crate) fn resource_or_sub(cx: &mut Ctxt, args: TokenStream, item: &mut ItemImpl, sub: bool) -> Resource {
     let base = match syn::parse2::<LitStr>(args.clone()) {
+        _ if sub => None,
         Ok(lit) => Template::parse(cx, &lit),
         Err(_) => {
             let span = if args.is_empty() { Span::call_site() } else { args.span() };
@@ -51,6 +60,7 @@ pub(crate) fn resource(cx: &mut Ctxt, args: TokenStream, item: &mut ItemImpl) ->
     attrs.read(cx, &mut item.attrs, Place::Impl);
     let mut routes = Vec::new();
     let mut handlers = Vec::new();
+    let mut locators = Vec::new();
     for impl_item in &mut item.items {
         if let ImplItem::Fn(f) = impl_item {
             let cfgs = cfgs(&f.attrs);
@@ -63,6 +73,10 @@ pub(crate) fn resource(cx: &mut Ctxt, args: TokenStream, item: &mut ItemImpl) ->
                     handler.cfgs = cfgs;
                     handlers.push(handler);
                 }
+                Some(Method::Locator(mut locator)) => {
+                    locator.route.cfgs = cfgs;
+                    locators.push(*locator);
+                }
                 None => {}
             }
         }
@@ -74,6 +88,8 @@ pub(crate) fn resource(cx: &mut Ctxt, args: TokenStream, item: &mut ItemImpl) ->
         base,
         routes,
         handlers,
+        locators,
+        sub,
     }
 }
 
@@ -81,6 +97,7 @@ pub(crate) fn resource(cx: &mut Ctxt, args: TokenStream, item: &mut ItemImpl) ->
 enum Method {
     Route(Box<Route>),
     Handler(ExceptionHandler),
+    Locator(Box<Locator>),
 }
 
 /// Reads a method of a `#[restlight::path]` impl block whose own settings
@@ -93,13 +110,18 @@ fn method(cx: &mut Ctxt, attrs: &mut Vec<Attribute>, sig: &mut Signature, inheri
     }
     let Some(method) = read.method.get().cloned() else {
         if let Some(&span) = read.path_attrs.first() {
-            cx.error(
-                span,
-                with_help(
-                    "`#[path]` without a method attribute: sub-resource locators are not supported",
-                    "add `#[get]`, `#[post]`, `#[put]`, `#[delete]`, `#[patch]`, `#[head]` or `#[options]` to make this method a route",
-                ),
-            );
+            let placeholder = Spanned::new(HttpMethod::Get, span);
+            let route = route(cx, Owner::Resource, placeholder, read, Some(inherited), sig);
+            let returns = route.output.as_ref().map(|t| {
+                if let Some(inner) = ty::option_of(t) {
+                    LocatorReturn { target: inner.clone(), shape: LocatorShape::Option }
+                } else if let Some(inner) = ty::result_ok(t) {
+                    LocatorReturn { target: inner.clone(), shape: LocatorShape::Result }
+                } else {
+                    LocatorReturn { target: t.clone(), shape: LocatorShape::Plain }
+                }
+            });
+            return Some(Method::Locator(Box::new(Locator { route, returns })));
         } else if let Some(span) = read.settings.first_span() {
             cx.error(
                 span,
