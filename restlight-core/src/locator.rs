@@ -120,7 +120,7 @@ impl<T> std::fmt::Debug for SubRoute<T> {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a sub-resource, so a locator cannot return it",
     label = "a sub-resource locator must return a type whose impl block is `#[restlight::sub_resource]`",
-    note = "annotate the returned type's impl block with `#[restlight::sub_resource]` (or return `Result<T, E>` or `Option<T>` of such a type); a `Box<dyn ..>` is not supported"
+    note = "a method with `#[path]` and no method attribute is a sub-resource locator: return a type whose impl block is `#[restlight::sub_resource]` (or `Option<T>`, `Result<T, E>` of one), or add `#[get]`, `#[post]`, ... to make the method a route"
 )]
 pub trait SubResource: Sized + Send + Sync + 'static {
     /// The type's routes, its locators' flattened ones included.

@@ -170,7 +170,7 @@ fn route(
                 read
             }
             Some(Source::Attribute) => attribute(&p, &param_ty, &meta, &name),
-            Some(_) => value(&p, &param_ty, &meta),
+            Some(_) => value(&p, &param_ty, &meta, param.encoded.is_set()),
             None => {
                 setup.push(quote! {
                     {
@@ -433,8 +433,8 @@ fn locator_code(
 /// Reads a path, query, header, cookie, matrix or form value; 400 when it is
 /// missing or does not convert. A type that cannot be read from text is
 /// reported on the user's type, by the check spanned there.
-fn value(p: &TokenStream, param_ty: &Type, meta: &TokenStream) -> TokenStream {
-    let read = read_value(p, param_ty, &quote!(&__req), meta);
+fn value(p: &TokenStream, param_ty: &Type, meta: &TokenStream, encoded: bool) -> TokenStream {
+    let read = read_value_with(p, param_ty, &quote!(&__req), meta, encoded);
     quote! {
         match #read {
             ::core::result::Result::Ok(__v) => __v,
@@ -448,13 +448,21 @@ fn value(p: &TokenStream, param_ty: &Type, meta: &TokenStream) -> TokenStream {
 /// and the fields of `#[derive(BeanParam)]`. A type that cannot be read
 /// from text is reported on the user's type, by the check spanned there.
 pub(crate) fn read_value(p: &TokenStream, param_ty: &Type, req: &TokenStream, meta: &TokenStream) -> TokenStream {
+    read_value_with(p, param_ty, req, meta, false)
+}
+
+/// [`read_value`], without percent-decoding when `encoded` (`#[encoded]`).
+fn read_value_with(p: &TokenStream, param_ty: &Type, req: &TokenStream, meta: &TokenStream, encoded: bool) -> TokenStream {
     let shape = ty::value_shape(param_ty);
     let inner = shape.inner();
     let span = inner.span();
-    let function = match shape {
-        ValueShape::Required(_) => quote_spanned!(span=> required::<#inner>),
-        ValueShape::Optional(_) => quote_spanned!(span=> optional::<#inner>),
-        ValueShape::Repeated(_) => quote_spanned!(span=> repeated::<#inner>),
+    let function = match (shape, encoded) {
+        (ValueShape::Required(_), false) => quote_spanned!(span=> required::<#inner>),
+        (ValueShape::Optional(_), false) => quote_spanned!(span=> optional::<#inner>),
+        (ValueShape::Repeated(_), false) => quote_spanned!(span=> repeated::<#inner>),
+        (ValueShape::Required(_), true) => quote_spanned!(span=> encoded_required::<#inner>),
+        (ValueShape::Optional(_), true) => quote_spanned!(span=> encoded_optional::<#inner>),
+        (ValueShape::Repeated(_), true) => quote_spanned!(span=> encoded_repeated::<#inner>),
     };
     let check = quote_spanned!(span=> #p::assert_from_param::<#inner>(););
     quote! {

@@ -222,6 +222,8 @@ pub(crate) struct Param {
     pub(crate) ty: Type,
     /// `#[valid]` (on the entity).
     pub(crate) valid: Slot<()>,
+    /// `#[encoded]`: read without percent-decoding.
+    pub(crate) encoded: Slot<()>,
     /// Spring's `#[request_body(required = false)]`: an `Option<T>` entity,
     /// `None` without a body.
     pub(crate) optional_entity: bool,

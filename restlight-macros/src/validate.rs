@@ -320,6 +320,25 @@ fn full_string(parts: &[&Template]) -> String {
 }
 
 fn param(cx: &mut Ctxt, p: &Param, full: Option<&[&Template]>) {
+    if let Some(span) = p.encoded.span() {
+        match p.source() {
+            Some(Source::Path | Source::Query | Source::Matrix | Source::Form) => {}
+            None => cx.error(
+                span,
+                with_help(
+                    "`#[encoded]` on the entity: the body is read by its codec, it is not percent-decoded",
+                    "put `#[encoded]` on a `#[path_param]`, `#[query_param]`, `#[matrix_param]` or `#[form_param]` parameter to read its value as the request wrote it",
+                ),
+            ),
+            Some(source) => cx.error(
+                span,
+                with_help(
+                    format!("`#[encoded]` on a `#[{}]` parameter, which is never percent-decoded", source.attr_name()),
+                    "`#[encoded]` applies to `#[path_param]`, `#[query_param]`, `#[matrix_param]` and `#[form_param]` parameters",
+                ),
+            ),
+        }
+    }
     if let (Some(valid), Some(source)) = (p.valid.span(), p.source()) {
         cx.error(
             valid,

@@ -29,7 +29,7 @@ pub use crate::locator::{
 };
 pub use crate::mapper::{map_local, AdviceDescriptor, AdviceMapper};
 pub use crate::meta::{ParamMeta, ParamSource};
-pub use crate::param::{optional, repeated, required, FromParam};
+pub use crate::param::{encoded_optional, encoded_repeated, encoded_required, optional, repeated, required, FromParam};
 pub use crate::request::RequestContext;
 pub use crate::resolve::ResolveContext;
 pub use crate::response::{Entity, IntoResponse, Response};

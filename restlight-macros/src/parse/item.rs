@@ -124,7 +124,9 @@ impl ItemAttrs {
             Helper::ResponseSerializer => set(cx, &mut s.response_serializer, helper, a, args::codec_name(a)),
             Helper::Compress => set(cx, &mut s.compress, helper, a, args::compress(a)),
             // Parameter helpers never stand on an item.
-            Helper::Source(_) | Helper::DefaultValue | Helper::Valid => misplaced(cx, a, helper, place),
+            Helper::Source(_) | Helper::DefaultValue | Helper::Valid | Helper::Encoded => {
+                misplaced(cx, a, helper, place);
+            }
         }
     }
 
