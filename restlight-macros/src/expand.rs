@@ -64,6 +64,7 @@ fn sub_resource(res: &Resource, item: &impl ToTokens, docs: &crate::openapi::Doc
         #[allow(deprecated)]
         impl #p::SubResource for #self_ty {
             fn sub_routes() -> ::std::vec::Vec<#p::SubRoute<Self>> {
+                #[allow(unused_mut)]
                 let mut __routes: ::std::vec::Vec<#p::SubRoute<#self_ty>> = ::std::vec::Vec::new();
                 #(#routes)*
                 #(#locators)*
