@@ -61,7 +61,7 @@
 //! | `#[compress(false)]` | impl block or method | never compress this route's responses |
 //! | `#[path_param]` `#[query_param]` `#[header_param]` `#[cookie_param]` `#[matrix_param]` `#[form_param]` | parameter | where the value is read from; the name defaults to the identifier (for a header with `-` for `_`); `#[matrix_param]` reads the path's last segment, as JAX-RS does; a `#[path_param]` of type [`PathSegment`] (or `Vec<PathSegment>`) is the segment its variable matched, with that segment's matrix parameters |
 //! | `#[default_value("..")]` | parameter | used when the value is absent |
-//! | `#[encoded]` | `#[path_param]` `#[query_param]` `#[matrix_param]` `#[form_param]` | the value as the request wrote it, not percent-decoded (JAX-RS `@Encoded`) |
+//! | `#[encoded]` | `#[path_param]` `#[query_param]` `#[matrix_param]` `#[form_param]`, or a method or impl block (all of those parameters) | the value as the request wrote it, not percent-decoded (JAX-RS `@Encoded`) |
 //! | `#[bean_param]` | parameter | a struct with `#[derive(BeanParam)]` whose fields carry the source attributes above: several values read as one; its `#[path_param]` fields are checked against the template at startup |
 //! | `#[context]` | parameter | the request (`&RequestContext`, `&HeaderMap`, `&Uri`, `&Method`) or a bean registered with `.bean(..)` |
 //! | `#[resolve]` `#[resolve("name")]` | parameter | a value of your own type: its [`FromRequest`] (or [`FromRequestWith`]) implementation, bound at compile time, else the first [`ResolverFactory`] that claims it at startup (see *Your own parameter types*) |

@@ -149,6 +149,13 @@ impl Params {
         format!("m={m:?}")
     }
 
+    /// On the method: every path, query, matrix and form parameter.
+    #[get("/encoded-all/{word}")]
+    #[encoded]
+    fn encoded_all(&self, #[path_param] word: String, #[query_param] q: Option<String>) -> String {
+        format!("word={word} q={q:?}")
+    }
+
     #[post("/encoded-form")]
     #[consumes("application/x-www-form-urlencoded")]
     fn encoded_form(&self, #[form_param] #[encoded] text: String) -> String {
@@ -385,6 +392,12 @@ const CASES: &[Case] = &[
         200,
         Some(r#"q=Some("a%2Bb") plain=Some("a+b")"#),
     ),
+    get(
+        "#[encoded] on the method",
+        "/tck/params/encoded-all/a%20b?q=c%2Bd",
+        200,
+        Some(r#"word=a%20b q=Some("c%2Bd")"#),
+    ),
     get("encoded matrix parameters", "/tck/params/encoded-matrix;m=x%2Fy;m=z", 200, Some(r#"m=["x%2Fy", "z"]"#)),
     Case {
         name: "an encoded form parameter",
@@ -532,9 +545,9 @@ async fn the_default_mode_over_http1() {
 #[test]
 fn no_case_is_left_out_at_startup() {
     // Every route of the case set compiles into one router, in both modes:
-    // 26 methods of root resources and 3 reached through locators.
+    // 27 methods of root resources and 3 reached through locators.
     for strict in [true, false] {
         let app = Restlight::new().strict_matching(strict).build().unwrap();
-        assert_eq!(app.routes().len(), 29);
+        assert_eq!(app.routes().len(), 30);
     }
 }

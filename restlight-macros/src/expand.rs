@@ -171,7 +171,10 @@ fn route(
                 read
             }
             Some(Source::Attribute) => attribute(&p, &param_ty, &meta, &name),
-            Some(_) => value(&p, &param_ty, &meta, param.encoded.is_set()),
+            Some(source) => {
+                let by_item = route.encoded && matches!(source, Source::Path | Source::Query | Source::Matrix | Source::Form);
+                value(&p, &param_ty, &meta, param.encoded.is_set() || by_item)
+            }
             None => {
                 setup.push(quote! {
                     {

@@ -231,7 +231,7 @@ pub(crate) const TABLE: &[Entry] = &[
     entry!(
         Helper::Encoded,
         "encoded",
-        &[Param],
+        &[Impl, Method, FreeFn, Param],
         Some("keep one `#[encoded]`"),
         "the value as the request wrote it, without percent-decoding"
     ),

@@ -177,6 +177,9 @@ pub(crate) struct Route {
     pub(crate) output: Option<Type>,
     /// Spring's `#[response_status(..)]`.
     pub(crate) status: Option<crate::spring::Status>,
+    /// `#[encoded]` on the method or its impl block: its path, query,
+    /// matrix and form parameters are read without percent-decoding.
+    pub(crate) encoded: bool,
 }
 
 /// Where a parameter comes from, as its attribute said.

@@ -64,7 +64,7 @@ pub(crate) fn resource_or_sub(cx: &mut Ctxt, args: TokenStream, item: &mut ItemI
     for impl_item in &mut item.items {
         if let ImplItem::Fn(f) = impl_item {
             let cfgs = cfgs(&f.attrs);
-            match method(cx, &mut f.attrs, &mut f.sig, &attrs.settings) {
+            match method(cx, &mut f.attrs, &mut f.sig, &attrs.settings, attrs.encoded.is_set()) {
                 Some(Method::Route(mut route)) => {
                     route.cfgs = cfgs;
                     routes.push(*route);
@@ -102,7 +102,13 @@ enum Method {
 
 /// Reads a method of a `#[restlight::path]` impl block whose own settings
 /// are `inherited`: a route when it has a method attribute.
-fn method(cx: &mut Ctxt, attrs: &mut Vec<Attribute>, sig: &mut Signature, inherited: &Declared) -> Option<Method> {
+fn method(
+    cx: &mut Ctxt,
+    attrs: &mut Vec<Attribute>,
+    sig: &mut Signature,
+    inherited: &Declared,
+    impl_encoded: bool,
+) -> Option<Method> {
     let mut read = ItemAttrs::new(Some(sig.ident.clone()));
     read.read(cx, attrs, Place::Method);
     if read.exception_handler.is_set() {
@@ -111,7 +117,8 @@ fn method(cx: &mut Ctxt, attrs: &mut Vec<Attribute>, sig: &mut Signature, inheri
     let Some(method) = read.method.get().cloned() else {
         if let Some(&span) = read.path_attrs.first() {
             let placeholder = Spanned::new(HttpMethod::Get, span);
-            let route = route(cx, Owner::Resource, placeholder, read, Some(inherited), sig);
+            let mut route = route(cx, Owner::Resource, placeholder, read, Some(inherited), sig);
+            route.encoded |= impl_encoded;
             let returns = route.output.as_ref().map(|t| {
                 if let Some(inner) = ty::option_of(t) {
                     LocatorReturn { target: inner.clone(), shape: LocatorShape::Option }
@@ -134,7 +141,9 @@ fn method(cx: &mut Ctxt, attrs: &mut Vec<Attribute>, sig: &mut Signature, inheri
         not_a_route_params(cx, sig);
         return None;
     };
-    Some(Method::Route(Box::new(route(cx, Owner::Resource, method, read, Some(inherited), sig))))
+    let mut route = route(cx, Owner::Resource, method, read, Some(inherited), sig);
+    route.encoded |= impl_encoded;
+    Some(Method::Route(Box::new(route)))
 }
 
 /// Reads an `#[exception_handler]` method; `validate` judges it.
@@ -262,6 +271,7 @@ fn route(
             }
         }
     }
+    let encoded = read.encoded.is_set();
     let entity_codec = params.iter().find_map(|p| p.request_serializer.get());
     let settings = Effective::resolve(&read.settings, inherited, entity_codec);
     Route {
@@ -282,6 +292,7 @@ fn route(
             ReturnType::Type(_, t) => Some((**t).clone()),
         },
         status: None,
+        encoded,
     }
 }
 
