@@ -528,8 +528,8 @@ pub use restlight_core::{AppliedChange, MatchedRoute, RouteChange, Routes, Route
 pub use restlight_core::{BodyStream, BodyTimeout, BodyTooSlow, Event, Sse};
 pub use restlight_core::{ExceptionMapper, Failure, Fallible, PathSegment, RequestHead};
 pub use restlight_core::{Field, Multipart, MultipartLimits, SpooledFile};
-pub use restlight_macros::BeanParam;
 pub use restlight_macros::sub_resource;
+pub use restlight_macros::BeanParam;
 pub use restlight_macros::{
     compress, consumes, delete, exception_handler, get, head, interceptor, max_body, no_interceptors, options, patch,
     path, post, produces, put, request_serializer, response_serializer, scheduled, serializer, skip_interceptor,

@@ -57,11 +57,19 @@ struct Item {
 impl Item {
     #[get]
     async fn show(&self) -> String {
-        format!("item {} of {} ({}, tenant {:?}, version {:?})", self.id, self.shop, self.lang, self.tenant, self.version)
+        format!(
+            "item {} of {} ({}, tenant {:?}, version {:?})",
+            self.id, self.shop, self.lang, self.tenant, self.version
+        )
     }
 
     #[get("/price")]
-    async fn price(&self, #[query_param] #[default_value("EUR")] currency: String) -> String {
+    async fn price(
+        &self,
+        #[query_param]
+        #[default_value("EUR")]
+        currency: String,
+    ) -> String {
         format!("{} {currency}", self.id * 10)
     }
 
@@ -208,7 +216,8 @@ fn flattened_routes_are_listed_and_documented() {
     }
     let doc = app.openapi().to_value(restlight::openapi::OpenApiVersion::V3_1);
     let price = &doc["paths"]["/shops/{shop}/items/{id}/price"]["get"];
-    let names: Vec<&str> = price["parameters"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> =
+        price["parameters"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
     for name in ["shop", "id", "currency", "lang", "X-Tenant"] {
         assert!(names.contains(&name), "{name} in {names:?}");
     }

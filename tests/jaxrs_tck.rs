@@ -101,7 +101,9 @@ impl Params {
     #[get("/query")]
     fn query(
         &self,
-        #[query_param] #[default_value("20")] limit: u32,
+        #[query_param]
+        #[default_value("20")]
+        limit: u32,
         #[query_param] tag: Vec<String>,
         #[query_param] q: Option<String>,
     ) -> String {
@@ -109,7 +111,12 @@ impl Params {
     }
 
     #[get("/header")]
-    fn header(&self, #[header_param("X-Level")] #[default_value("low")] level: String) -> String {
+    fn header(
+        &self,
+        #[header_param("X-Level")]
+        #[default_value("low")]
+        level: String,
+    ) -> String {
         format!("level={level}")
     }
 
@@ -125,12 +132,23 @@ impl Params {
 
     #[post("/form")]
     #[consumes("application/x-www-form-urlencoded")]
-    fn form(&self, #[form_param] name: String, #[form_param] #[default_value("0")] age: u32) -> String {
+    fn form(
+        &self,
+        #[form_param] name: String,
+        #[form_param]
+        #[default_value("0")]
+        age: u32,
+    ) -> String {
         format!("name={name} age={age}")
     }
 
     #[get("/encoded/{word}")]
-    fn encoded_path(&self, #[path_param] #[encoded] word: String) -> String {
+    fn encoded_path(
+        &self,
+        #[path_param]
+        #[encoded]
+        word: String,
+    ) -> String {
         format!("word={word}")
     }
 
@@ -140,12 +158,23 @@ impl Params {
     }
 
     #[get("/encoded-query")]
-    fn encoded_query(&self, #[query_param] #[encoded] q: Option<String>, #[query_param] plain: Option<String>) -> String {
+    fn encoded_query(
+        &self,
+        #[query_param]
+        #[encoded]
+        q: Option<String>,
+        #[query_param] plain: Option<String>,
+    ) -> String {
         format!("q={q:?} plain={plain:?}")
     }
 
     #[get("/encoded-matrix")]
-    fn encoded_matrix(&self, #[matrix_param] #[encoded] m: Vec<String>) -> String {
+    fn encoded_matrix(
+        &self,
+        #[matrix_param]
+        #[encoded]
+        m: Vec<String>,
+    ) -> String {
         format!("m={m:?}")
     }
 
@@ -158,7 +187,12 @@ impl Params {
 
     #[post("/encoded-form")]
     #[consumes("application/x-www-form-urlencoded")]
-    fn encoded_form(&self, #[form_param] #[encoded] text: String) -> String {
+    fn encoded_form(
+        &self,
+        #[form_param]
+        #[encoded]
+        text: String,
+    ) -> String {
         format!("text={text}")
     }
 }
@@ -247,7 +281,12 @@ struct Chapter {
 #[produces("text/plain")]
 impl Chapter {
     #[get]
-    fn show(&self, #[query_param] #[default_value("1")] page: u32) -> String {
+    fn show(
+        &self,
+        #[query_param]
+        #[default_value("1")]
+        page: u32,
+    ) -> String {
         format!("chapter {} of {} page {page}", self.n, self.isbn)
     }
 }

@@ -64,7 +64,9 @@ impl<S> Located<S> {
     pub fn from_option(found: Option<S>, locator: &str) -> Self {
         match found {
             Some(s) => Self(Ok(s)),
-            None => Self(Err(HttpError::not_found(format!("{locator} found no resource for this path")).into_response())),
+            None => {
+                Self(Err(HttpError::not_found(format!("{locator} found no resource for this path")).into_response()))
+            }
         }
     }
 }
@@ -111,7 +113,11 @@ pub struct SubRoute<T> {
 
 impl<T> std::fmt::Debug for SubRoute<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SubRoute").field("method", &self.method).field("path", &self.path).field("name", &self.name).finish()
+        f.debug_struct("SubRoute")
+            .field("method", &self.method)
+            .field("path", &self.path)
+            .field("name", &self.name)
+            .finish()
     }
 }
 
@@ -278,7 +284,11 @@ pub fn flatten_nested<P: SubResource, S: SubResource>(
 /// The locator's call, then the sub-resource's method. While the locator
 /// reads its parameters, its `#[matrix_param]`s see its own last segment:
 /// the path's, less the `after` segments of the sub-resource's template.
-fn compose<R: Send + 'static, S: Send + 'static>(step: Step<R, S>, sub: SubHandler<S>, after: Option<usize>) -> SubHandler<R> {
+fn compose<R: Send + 'static, S: Send + 'static>(
+    step: Step<R, S>,
+    sub: SubHandler<S>,
+    after: Option<usize>,
+) -> SubHandler<R> {
     Arc::new(move |recv: R, mut req: RequestContext| {
         let (step, sub) = (Arc::clone(&step), Arc::clone(&sub));
         let saved = after.map(|n| req.matrix.end_before(n));

@@ -300,7 +300,8 @@ impl RequestContext {
                         .collect();
                     let raw = texts?.join("/");
                     // The variable is the whole of its segments: their raw text is its value.
-                    let whole = percent_encoding::percent_decode_str(&raw).decode_utf8().is_ok_and(|d| Some(&*d) == decoded);
+                    let whole =
+                        percent_encoding::percent_decode_str(&raw).decode_utf8().is_ok_and(|d| Some(&*d) == decoded);
                     whole.then_some(raw)
                 });
                 match raw {

@@ -26,8 +26,9 @@ use crate::response::{IntoResponse, Response};
 /// Where a route's handler comes from: built already, or from a descriptor's
 /// factory at startup.
 /// Builds the handler of a route reached through a sub-resource locator.
-pub(crate) type LocatedFactory =
-    std::sync::Arc<dyn Fn(&mut crate::bind::Bindings<'_>) -> Result<Handler, crate::startup::StartupError> + Send + Sync>;
+pub(crate) type LocatedFactory = std::sync::Arc<
+    dyn Fn(&mut crate::bind::Bindings<'_>) -> Result<Handler, crate::startup::StartupError> + Send + Sync,
+>;
 
 /// The composed factory of a route reached through a locator.
 #[derive(Clone)]

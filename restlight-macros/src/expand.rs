@@ -172,7 +172,8 @@ fn route(
             }
             Some(Source::Attribute) => attribute(&p, &param_ty, &meta, &name),
             Some(source) => {
-                let by_item = route.encoded && matches!(source, Source::Path | Source::Query | Source::Matrix | Source::Form);
+                let by_item =
+                    route.encoded && matches!(source, Source::Path | Source::Query | Source::Matrix | Source::Form);
                 value(&p, &param_ty, &meta, param.encoded.is_set() || by_item)
             }
             None => {
@@ -224,7 +225,24 @@ fn route(
     let doc = crate::openapi::route_doc(route, docs, &p, &fix);
     let cfgs = &route.cfgs;
     if let Some(ret) = locator {
-        return locator_code(route, res, ret, &fix, mode, &p, LocatorParts { metas: metas.collect(), count, setup, per_request, reads, call: quote!(#callee(#receiver #(#args),*) #await_), local, doc });
+        return locator_code(
+            route,
+            res,
+            ret,
+            &fix,
+            mode,
+            &p,
+            LocatorParts {
+                metas: metas.collect(),
+                count,
+                setup,
+                per_request,
+                reads,
+                call: quote!(#callee(#receiver #(#args),*) #await_),
+                local,
+                doc,
+            },
+        );
     }
     let status = route.status.as_ref().map(|s| s.apply(&p));
     let respond = quote! {
@@ -456,7 +474,13 @@ pub(crate) fn read_value(p: &TokenStream, param_ty: &Type, req: &TokenStream, me
 }
 
 /// [`read_value`], without percent-decoding when `encoded` (`#[encoded]`).
-fn read_value_with(p: &TokenStream, param_ty: &Type, req: &TokenStream, meta: &TokenStream, encoded: bool) -> TokenStream {
+fn read_value_with(
+    p: &TokenStream,
+    param_ty: &Type,
+    req: &TokenStream,
+    meta: &TokenStream,
+    encoded: bool,
+) -> TokenStream {
     let shape = ty::value_shape(param_ty);
     let inner = shape.inner();
     let span = inner.span();

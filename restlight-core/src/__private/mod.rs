@@ -24,8 +24,8 @@ pub use crate::handler::{BoxFuture, Handler};
 pub use crate::intercept::registry::{InterceptorDescriptor, OptOut};
 pub use crate::intercept::Intercept;
 pub use crate::locator::{
-    flatten_nested, flatten_root, step, sub_handler, FlatRoute, Located, LocatorDescriptor, LocatorInfo, Step, SubFactory, SubHandler,
-    SubResource, SubRoute,
+    flatten_nested, flatten_root, step, sub_handler, FlatRoute, Located, LocatorDescriptor, LocatorInfo, Step,
+    SubFactory, SubHandler, SubResource, SubRoute,
 };
 pub use crate::mapper::{map_local, AdviceDescriptor, AdviceMapper};
 pub use crate::meta::{ParamMeta, ParamSource};
@@ -33,9 +33,9 @@ pub use crate::param::{encoded_optional, encoded_repeated, encoded_required, opt
 pub use crate::request::RequestContext;
 pub use crate::resolve::ResolveContext;
 pub use crate::response::{Entity, IntoResponse, Response};
-pub use crate::route_doc::DocRef;
 #[cfg(feature = "openapi")]
 pub use crate::route_doc::records::*;
+pub use crate::route_doc::DocRef;
 pub use crate::startup::StartupError;
 pub use crate::validate::validate_entity;
 pub use inventory;
