@@ -88,7 +88,7 @@ impl Item {
     /// A nested locator: `None` is 404.
     #[path("/parts/{part}")]
     fn part(&self, #[path_param] part: String) -> Option<Part> {
-        (part != "none").then(|| Part { item: self.id, name: part })
+        (part != "none").then_some(Part { item: self.id, name: part })
     }
 }
 
@@ -122,6 +122,23 @@ impl Order {
     fn show(&self) -> String {
         format!("order {}", self.0)
     }
+}
+
+/// A second way to `GET /shops/{..}/items/{..}`: left out of every app
+/// but the one that checks the conflict.
+#[derive(Default)]
+struct Clash;
+
+#[restlight::path("/shops/{s}")]
+impl Clash {
+    #[path("/items/{n}")]
+    fn same_items(&self, #[path_param] s: String, #[path_param] n: u32) -> Item {
+        Item { shop: s, id: n, lang: "en".to_owned(), tenant: None, version: None }
+    }
+}
+
+fn app() -> Restlight {
+    Restlight::new().exclude_resource::<Clash>()
 }
 
 async fn locators(t: Transport) {
@@ -182,27 +199,27 @@ async fn locators(t: Transport) {
 
 #[tokio::test]
 async fn locators_over_the_mock_client() {
-    locators(Transport::mock(Restlight::new())).await;
+    locators(Transport::mock(app())).await;
 }
 
 #[tokio::test]
 async fn locators_over_http1() {
-    locators(Transport::http1(Restlight::new())).await;
+    locators(Transport::http1(app())).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn locators_over_h2c() {
-    locators(Transport::h2c(Restlight::new())).await;
+    locators(Transport::h2c(app())).await;
 }
 
 #[tokio::test]
 async fn locators_in_strict_mode() {
-    locators(Transport::mock(Restlight::new().strict_matching(true))).await;
+    locators(Transport::mock(app().strict_matching(true))).await;
 }
 
 #[test]
 fn flattened_routes_are_listed_and_documented() {
-    let app = Restlight::new().build().unwrap();
+    let app = app().build().unwrap();
     let ops = app.openapi().operations();
     for (method, path) in [
         ("GET", "/shops/{shop}/items/{id}"),
@@ -222,4 +239,12 @@ fn flattened_routes_are_listed_and_documented() {
         assert!(names.contains(&name), "{name} in {names:?}");
     }
     assert_eq!(price["parameters"][1]["schema"]["type"], "integer", "{price}");
+}
+
+#[test]
+fn flattened_routes_conflict_like_any_other() {
+    let err = Restlight::new().build().map(|_| ()).unwrap_err().to_string();
+    assert!(err.contains("conflict"), "{err}");
+    assert!(err.contains("Clash::same_items -> Item::show"), "{err}");
+    assert!(err.contains("Shops::item -> Item::show"), "{err}");
 }

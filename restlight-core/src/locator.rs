@@ -180,6 +180,7 @@ pub struct LocatorDescriptor {
 inventory::collect!(LocatorDescriptor);
 
 /// Wraps a locator's call.
+#[must_use]
 pub fn step<R, S, F>(f: F) -> Step<R, S>
 where
     F: Fn(R, RequestContext) -> BoxFuture<(Located<S>, RequestContext)> + Send + Sync + 'static,
@@ -188,6 +189,7 @@ where
 }
 
 /// Wraps a sub-resource method's handler.
+#[must_use]
 pub fn sub_handler<T, F>(f: F) -> SubHandler<T>
 where
     F: Fn(T, RequestContext) -> BoxFuture<Response> + Send + Sync + 'static,

@@ -17,19 +17,6 @@ pub(crate) fn resource(args: TokenStream, input: TokenStream) -> TokenStream {
 
 /// `#[restlight::sub_resource]` on an impl block.
 pub(crate) fn sub_resource(args: TokenStream, input: TokenStream) -> TokenStream {
-    if !args.is_empty() {
-        use syn::spanned::Spanned as _;
-        return with_error(
-            input,
-            syn::Error::new(
-                args.span(),
-                with_help(
-                    "`#[restlight::sub_resource]` takes no arguments: a locator's `#[path]` says where it is mounted",
-                    "write `#[restlight::sub_resource]`",
-                ),
-            ),
-        );
-    }
     resource_or_sub(args, input, true)
 }
 
@@ -53,6 +40,16 @@ fn resource_or_sub(args: TokenStream, input: TokenStream, sub: bool) -> TokenStr
         );
     };
     let mut cx = Ctxt::new();
+    if sub && !args.is_empty() {
+        use syn::spanned::Spanned as _;
+        cx.error(
+            args.span(),
+            with_help(
+                "`#[restlight::sub_resource]` takes no arguments: a locator's `#[path]` says where it is mounted",
+                "write `#[restlight::sub_resource]`",
+            ),
+        );
+    }
     let model = parse::resource_or_sub(&mut cx, args, imp, sub);
     validate::resource(&mut cx, &model);
     match cx.check() {

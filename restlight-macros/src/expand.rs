@@ -96,7 +96,6 @@ fn private() -> TokenStream {
 }
 
 /// The code of a route, or of a locator when `locator` is its return type.
-#[allow(clippy::too_many_lines)]
 fn route(
     route: &Route,
     res: Option<&Resource>,
