@@ -50,7 +50,8 @@
 //! |---|---|---|
 //! | `#[restlight::path("/base")]` | impl block | a resource: its routes live under `/base` |
 //! | `#[get]` `#[post]` `#[put]` `#[delete]` `#[patch]` `#[head]` `#[options]` | method (or free fn as `#[restlight::get("/x")]`) | a route for that HTTP method |
-//! | `#[path("/sub")]` | method in a resource | the route's path below the resource's |
+//! | `#[path("/sub")]` | method in a resource | the route's path below the resource's; without a method attribute the method is a *sub-resource locator* (see *JAX-RS request matching in Restlight*) |
+//! | `#[restlight::sub_resource]` | impl block | a sub-resource: a type a locator returns, mounted only below locators' paths |
 //! | `#[produces("a/b", ..)]` `#[consumes("a/b", ..)]` | impl block or method | media types written / read; the method's win |
 //! | `#[scheduled(io)]` `#[scheduled(biz)]` `#[scheduled("name")]` | impl block or method | the executor the handler runs on (see *Where handlers run*) |
 //! | `#[max_body("16MiB")]` | impl block or method | the largest request entity, in bytes or with a unit (B, KB, KiB, MB, MiB, GB, GiB); 413 past it. Default: the application's limit, 4 MiB |
@@ -61,6 +62,7 @@
 //! | `#[tag("users", ..)]` | impl block or method | the OpenAPI tags of the routes' operations; the method's replace the impl block's. Default: the resource type's name (none for a route function) |
 //! | `#[path_param]` `#[query_param]` `#[header_param]` `#[cookie_param]` `#[matrix_param]` `#[form_param]` | parameter | where the value is read from; the name defaults to the identifier (for a header with `-` for `_`); `#[matrix_param]` reads the path's last segment, as JAX-RS does; a `#[path_param]` of type [`PathSegment`] (or `Vec<PathSegment>`) is the segment its variable matched, with that segment's matrix parameters |
 //! | `#[default_value("..")]` | parameter | used when the value is absent |
+//! | `#[encoded]` | `#[path_param]` `#[query_param]` `#[matrix_param]` `#[form_param]`, or a method or impl block (all of those parameters) | the value as the request wrote it, not percent-decoded (JAX-RS `@Encoded`) |
 //! | `#[bean_param]` | parameter | a struct with `#[derive(BeanParam)]` whose fields carry the source attributes above: several values read as one; its `#[path_param]` fields are checked against the template at startup |
 //! | `#[context]` | parameter | the request (`&RequestContext`, `&HeaderMap`, `&Uri`, `&Method`) or a bean registered with `.bean(..)` |
 //! | `#[resolve]` `#[resolve("name")]` | parameter | a value of your own type: its [`FromRequest`] (or [`FromRequestWith`]) implementation, bound at compile time, else the first [`ResolverFactory`] that claims it at startup (see *Your own parameter types*) |
@@ -311,6 +313,65 @@
 //! assert_eq!((refused.status().as_u16(), refused.header("allow")), (405, Some("GET, HEAD, OPTIONS")));
 //! ```
 //!
+//! **Sub-resource locators.** A method with `#[path("..")]` and no method
+//! attribute is a locator: it returns a type whose impl block is
+//! `#[restlight::sub_resource]`, and that type's routes are served below the
+//! locator's path. The locator reads its own path, query, header, cookie and
+//! matrix parameters (its `#[matrix_param]`s come from its own last
+//! segment, the sub-resource's from theirs), and may return `T`,
+//! `Option<T>` (`None` is 404) or `Result<T, E>` (`E` answered as a
+//! handler's error is). The returned type is known at compile time, so its
+//! routes are *flattened* into the one table at startup, joined to the
+//! locator's template: they take part in precedence, media-type ranking,
+//! 405/`Allow` and conflict checks like any other route, and a request pays
+//! the locator's call and the method's, with no second routing step. A
+//! sub-resource may have locators of its own (nested locators flatten the
+//! same way). A locator cannot return a dynamically chosen resource
+//! (`Box<dyn ..>`, `impl Trait`): that is a compile error; return a
+//! concrete type, or an enum handled inside one sub-resource's methods.
+//! A sub-resource type is never mounted by itself and needs no instance:
+//! the locator builds one per request.
+//!
+//! ```
+//! use restlight::prelude::*;
+//!
+//! #[derive(Default)]
+//! struct Library;
+//!
+//! #[restlight::path("/books")]
+//! impl Library {
+//!     #[get("/latest")]
+//!     async fn latest(&self) -> &'static str { "latest" }
+//!
+//!     #[path("/{isbn}")]
+//!     async fn book(&self, #[path_param] isbn: String) -> Option<Book> {
+//!         (isbn != "missing").then_some(Book { isbn })
+//!     }
+//! }
+//!
+//! struct Book { isbn: String }
+//!
+//! #[restlight::sub_resource]
+//! impl Book {
+//!     #[get]
+//!     async fn show(&self) -> String { format!("book {}", self.isbn) }
+//!
+//!     #[get("/chapters/{n}")]
+//!     async fn chapter(&self, #[path_param] n: u32) -> String { format!("chapter {n} of {}", self.isbn) }
+//! }
+//!
+//! let client = Restlight::new().mock().unwrap();
+//! assert_eq!(client.get("/books/978-3").send_blocking().text(), "book 978-3");
+//! assert_eq!(client.get("/books/978-3/chapters/2").send_blocking().text(), "chapter 2 of 978-3");
+//! assert_eq!(client.get("/books/latest").send_blocking().text(), "latest");   // the literal template wins
+//! assert_eq!(client.get("/books/missing").send_blocking().status(), 404);
+//! assert_eq!(client.delete("/books/978-3").send_blocking().header("allow"), Some("GET, HEAD, OPTIONS"));
+//! ```
+//!
+//! `tests/jaxrs_tck.rs` holds request cases derived from these rules
+//! (templates, every parameter source, `#[encoded]`, HEAD and OPTIONS,
+//! media types, locators), run in both modes.
+//!
 //! ## OpenAPI
 //!
 //! With the cargo feature `openapi` (off by default) the routes describe
@@ -483,6 +544,7 @@ pub mod trace {
     pub use restlight_core::trace::*;
     pub use restlight_server::REQUEST_TARGET;
 }
+pub use restlight_macros::sub_resource;
 pub use restlight_macros::BeanParam;
 pub use restlight_macros::{
     compress, consumes, delete, exception_handler, get, head, interceptor, max_body, no_interceptors, options, patch,

@@ -46,6 +46,7 @@ pub mod filter;
 mod handler;
 pub mod intercept;
 pub mod layer;
+mod locator;
 pub mod mapper;
 pub mod media;
 mod meta;

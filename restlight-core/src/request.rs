@@ -267,6 +267,52 @@ impl RequestContext {
         }
     }
 
+    /// Every value of `name` in `source` as the request wrote it, without
+    /// percent-decoding (`#[encoded]`, JAX-RS's `@Encoded`): the query, the
+    /// form body and the matrix parameters of the last segment split on
+    /// their separators only (names still compared decoded); a path variable
+    /// that matched whole segments as their raw text. A path variable
+    /// sharing its segment with other text, and the other sources, are
+    /// given as [`all_values`](Self::all_values) gives them.
+    pub(crate) fn raw_values<'a>(&'a self, source: ParamSource, name: &'a str) -> Vec<Cow<'a, str>> {
+        match source {
+            ParamSource::Query => raw_pairs(self.parts.uri.query().unwrap_or(""), '&', name),
+            ParamSource::Form => match std::str::from_utf8(&self.body) {
+                Ok(body) => raw_pairs(body, '&', name),
+                Err(_) => self.all_values(source, name),
+            },
+            ParamSource::Matrix => {
+                let segments = raw_segments(self.parts.uri.path());
+                match self.matrix.last_segment().and_then(|last| segments.get(last)) {
+                    Some(segment) => match segment.split_once(';') {
+                        Some((_, params)) => raw_pairs(params, ';', name),
+                        None => Vec::new(),
+                    },
+                    None => Vec::new(),
+                }
+            }
+            ParamSource::Path => {
+                let decoded = self.path_params.get(name);
+                let raw = self.path_params.segments(name).and_then(|range| {
+                    let segments = raw_segments(self.parts.uri.path());
+                    let texts: Option<Vec<&str>> = range
+                        .map(|i| segments.get(i).map(|s| s.split_once(';').map_or(*s, |(text, _)| text)))
+                        .collect();
+                    let raw = texts?.join("/");
+                    // The variable is the whole of its segments: their raw text is its value.
+                    let whole =
+                        percent_encoding::percent_decode_str(&raw).decode_utf8().is_ok_and(|d| Some(&*d) == decoded);
+                    whole.then_some(raw)
+                });
+                match raw {
+                    Some(raw) => vec![Cow::Owned(raw)],
+                    None => decoded.map(Cow::Borrowed).into_iter().collect(),
+                }
+            }
+            _ => self.all_values(source, name),
+        }
+    }
+
     fn query(&self) -> &Pairs {
         self.query.get_or_init(|| parse_urlencoded(self.parts.uri.query().unwrap_or("").as_bytes()))
     }
@@ -306,6 +352,29 @@ impl RequestContext {
 
 fn parse_urlencoded(input: &[u8]) -> Pairs {
     form_urlencoded::parse(input).map(|(k, v)| (k.into_owned(), v.into_owned())).collect()
+}
+
+/// The values of `name` among `sep`-separated `name=value` pairs, values
+/// as written (names compared decoded).
+fn raw_pairs<'a>(input: &'a str, sep: char, name: &str) -> Vec<Cow<'a, str>> {
+    input
+        .split(sep)
+        .filter(|pair| !pair.is_empty())
+        .filter_map(|pair| {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let key_decoded: String = form_urlencoded::parse(key.as_bytes()).map(|(k, _)| k.into_owned()).collect();
+            (key == name || key_decoded == name).then_some(Cow::Borrowed(value))
+        })
+        .collect()
+}
+
+/// The raw segments of a path, after its leading `/`, matrix parameters kept.
+fn raw_segments(path: &str) -> Vec<&str> {
+    let path = path.strip_prefix('/').unwrap_or(path);
+    if path.is_empty() {
+        return Vec::new();
+    }
+    path.split('/').collect()
 }
 
 fn first<'a>(pairs: &'a Pairs, name: &str) -> Option<&'a str> {

@@ -25,6 +25,21 @@ use crate::response::{IntoResponse, Response};
 
 /// Where a route's handler comes from: built already, or from a descriptor's
 /// factory at startup.
+/// Builds the handler of a route reached through a sub-resource locator.
+pub(crate) type LocatedFactory = std::sync::Arc<
+    dyn Fn(&mut crate::bind::Bindings<'_>) -> Result<Handler, crate::startup::StartupError> + Send + Sync,
+>;
+
+/// The composed factory of a route reached through a locator.
+#[derive(Clone)]
+pub(crate) struct Located(pub(crate) LocatedFactory);
+
+impl std::fmt::Debug for Located {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Located")
+    }
+}
+
 #[derive(Debug, Clone)]
 pub(crate) enum Source {
     Built(Handler),
@@ -71,6 +86,9 @@ pub struct Route {
     pub(crate) skip: Vec<TypeId>,
     /// Left out of the OpenAPI document.
     pub(crate) undocumented: bool,
+    /// A route reached through a sub-resource locator: its handler comes
+    /// from this factory, not the descriptor's.
+    pub(crate) located: Option<Located>,
 }
 
 impl Route {
@@ -98,7 +116,13 @@ impl Route {
             skip_all: d.interceptors.all,
             skip: d.interceptors.types.iter().map(|f| f()).collect(),
             undocumented: false,
+            located: None,
         }
+    }
+
+    /// A route reached through a sub-resource locator.
+    pub(crate) fn from_located(d: &'static RouteDescriptor, factory: LocatedFactory) -> Self {
+        Self { located: Some(Located(factory)), ..Self::from_descriptor(d) }
     }
 
     /// The resource type's name, for annotated routes of an impl block.
@@ -353,6 +377,7 @@ impl RouteBuilder {
             skip_all: self.skip_all,
             skip: self.skip,
             undocumented: self.undocumented,
+            located: None,
         }
     }
 

@@ -12,6 +12,15 @@ use crate::{expand, parse, validate};
 
 /// `#[restlight::path("/base")]` on an impl block.
 pub(crate) fn resource(args: TokenStream, input: TokenStream) -> TokenStream {
+    resource_or_sub(args, input, false)
+}
+
+/// `#[restlight::sub_resource]` on an impl block.
+pub(crate) fn sub_resource(args: TokenStream, input: TokenStream) -> TokenStream {
+    resource_or_sub(args, input, true)
+}
+
+fn resource_or_sub(args: TokenStream, input: TokenStream, sub: bool) -> TokenStream {
     let mut item = match syn::parse2::<Item>(input.clone()) {
         Ok(item) => item,
         Err(e) => return with_error(input, e),
@@ -31,7 +40,17 @@ pub(crate) fn resource(args: TokenStream, input: TokenStream) -> TokenStream {
         );
     };
     let mut cx = Ctxt::new();
-    let model = parse::resource(&mut cx, args, imp);
+    if sub && !args.is_empty() {
+        use syn::spanned::Spanned as _;
+        cx.error(
+            args.span(),
+            with_help(
+                "`#[restlight::sub_resource]` takes no arguments: a locator's `#[path]` says where it is mounted",
+                "write `#[restlight::sub_resource]`",
+            ),
+        );
+    }
+    let model = parse::resource_or_sub(&mut cx, args, imp, sub);
     validate::resource(&mut cx, &model);
     match cx.check() {
         Ok(()) => debug(&format!("#[restlight::path] impl {}", model.name), expand::resource(&model, imp)),

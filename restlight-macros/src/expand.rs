@@ -32,7 +32,7 @@ use restlight_grammar::template as grammar;
 use syn::spanned::Spanned as _;
 use syn::Type;
 
-use crate::model::{Owner, Param, Receiver, Resource, Route, Scheduler, Source};
+use crate::model::{LocatorReturn, LocatorShape, Owner, Param, Receiver, Resource, Route, Scheduler, Source};
 use crate::settings::Resolved;
 use crate::template;
 use crate::ty::{self, ContextShape, ValueShape};
@@ -40,16 +40,51 @@ use crate::ty::{self, ContextShape, ValueShape};
 /// The impl block (helpers removed) and one descriptor per route.
 pub(crate) fn resource(res: &Resource, item: &impl ToTokens) -> TokenStream {
     let docs = crate::openapi::Docs::of(item);
-    let routes = res.routes.iter().map(|r| route(r, Some(res), &docs));
+    if res.sub {
+        return sub_resource(res, item, &docs);
+    }
+    let routes = res.routes.iter().map(|r| route(r, Some(res), &docs, Mode::Root, None));
+    let locators = res.locators.iter().map(|l| route(&l.route, Some(res), &docs, Mode::Root, l.returns.as_ref()));
     quote! {
         #item
         #(#routes)*
+        #(#locators)*
     }
+}
+
+/// `#[restlight::sub_resource]`: the impl block and its `SubResource`
+/// table, its routes and its locators' flattened ones.
+fn sub_resource(res: &Resource, item: &impl ToTokens, docs: &crate::openapi::Docs) -> TokenStream {
+    let p = private();
+    let self_ty = &res.self_ty;
+    let routes = res.routes.iter().map(|r| route(r, Some(res), docs, Mode::Sub, None));
+    let locators = res.locators.iter().map(|l| route(&l.route, Some(res), docs, Mode::Sub, l.returns.as_ref()));
+    quote! {
+        #item
+        #[allow(deprecated)]
+        impl #p::SubResource for #self_ty {
+            fn sub_routes() -> ::std::vec::Vec<#p::SubRoute<Self>> {
+                #[allow(unused_mut)]
+                let mut __routes: ::std::vec::Vec<#p::SubRoute<#self_ty>> = ::std::vec::Vec::new();
+                #(#routes)*
+                #(#locators)*
+                __routes
+            }
+        }
+    }
+}
+
+/// Where a route's code goes: a root resource's (or a free function's)
+/// inventory descriptor, or a sub-resource's table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Root,
+    Sub,
 }
 
 /// The function (helpers removed) and its descriptor.
 pub(crate) fn free(route: &Route, item: &impl ToTokens) -> TokenStream {
-    let generated = self::route(route, None, &crate::openapi::Docs::of(item));
+    let generated = self::route(route, None, &crate::openapi::Docs::of(item), Mode::Root, None);
     quote! {
         #item
         #generated
@@ -60,7 +95,14 @@ fn private() -> TokenStream {
     quote!(::restlight::__private)
 }
 
-fn route(route: &Route, res: Option<&Resource>, docs: &crate::openapi::Docs) -> TokenStream {
+/// The code of a route, or of a locator when `locator` is its return type.
+fn route(
+    route: &Route,
+    res: Option<&Resource>,
+    docs: &crate::openapi::Docs,
+    mode: Mode,
+    locator: Option<&LocatorReturn>,
+) -> TokenStream {
     let p = private();
     let fix = |t: &Type| match res {
         Some(r) => ty::replace_self(t, &r.self_ty),
@@ -74,7 +116,9 @@ fn route(route: &Route, res: Option<&Resource>, docs: &crate::openapi::Docs) -> 
     let mut setup = Vec::new();
     let mut per_request = Vec::new();
     let handlers_need_this = res.is_some_and(|r| r.handlers.iter().any(|h| matches!(h.receiver, Receiver::Ref)));
-    if let (true, Some(res)) = (matches!(route.receiver, Receiver::Ref) || handlers_need_this, res) {
+    let root = mode == Mode::Root;
+    let this_ref = if root { quote!(&*__this) } else { quote!(&__this) };
+    if let (true, true, Some(res)) = (root, matches!(route.receiver, Receiver::Ref) || handlers_need_this, res) {
         let self_ty = &res.self_ty;
         let resource = quote_spanned!(self_ty.span()=> resource::<#self_ty>);
         setup.push(quote! {
@@ -87,7 +131,7 @@ fn route(route: &Route, res: Option<&Resource>, docs: &crate::openapi::Docs) -> 
         per_request.push(quote!(let __this = ::std::sync::Arc::clone(&__this);));
     }
 
-    let local = res.map(|r| local_handlers(r, &p));
+    let local = res.map(|r| local_handlers(r, &p, &this_ref));
     let name = route_name(route, res);
 
     // Per request: one statement per parameter.
@@ -126,7 +170,11 @@ fn route(route: &Route, res: Option<&Resource>, docs: &crate::openapi::Docs) -> 
                 read
             }
             Some(Source::Attribute) => attribute(&p, &param_ty, &meta, &name),
-            Some(_) => value(&p, &param_ty, &meta),
+            Some(source) => {
+                let by_item =
+                    route.encoded && matches!(source, Source::Path | Source::Query | Source::Matrix | Source::Form);
+                value(&p, &param_ty, &meta, param.encoded.is_set() || by_item)
+            }
             None => {
                 setup.push(quote! {
                     {
@@ -168,15 +216,81 @@ fn route(route: &Route, res: Option<&Resource>, docs: &crate::openapi::Docs) -> 
         }
         _ => quote!(#ident),
     };
-    let receiver = matches!(route.receiver, Receiver::Ref).then(|| quote!(&*__this,));
+    let receiver = matches!(route.receiver, Receiver::Ref).then(|| quote!(#this_ref,));
     let await_ = route.is_async.then(|| quote!(.await));
     let kind_span = route.output.as_ref().map_or(route.ident.span(), syn::spanned::Spanned::span);
     let kind = quote_spanned!(kind_span=> __rl_kind);
 
     let doc = crate::openapi::route_doc(route, docs, &p, &fix);
-    let descriptor = descriptor(route, res, &p, &doc);
-    let status = route.status.as_ref().map(|s| s.apply(&p));
     let cfgs = &route.cfgs;
+    if let Some(ret) = locator {
+        return locator_code(
+            route,
+            res,
+            ret,
+            &fix,
+            mode,
+            &p,
+            LocatorParts {
+                metas: metas.collect(),
+                count,
+                setup,
+                per_request,
+                reads,
+                call: quote!(#callee(#receiver #(#args),*) #await_),
+                local,
+                doc,
+            },
+        );
+    }
+    let status = route.status.as_ref().map(|s| s.apply(&p));
+    let respond = quote! {
+        let __ret = #callee(#receiver #(#args),*) #await_;
+        #[allow(unused_imports)]
+        use #p::{
+            KindIntoResponse as _, KindResult as _, KindOption as _, KindResultError as _,
+            KindSerializeError as _, KindSerialize as _, KindUnsupported as _,
+        };
+        let __res = (&&&&&#p::w(&__ret)).#kind().respond(__ret);
+        #status
+        #local
+        __res
+    };
+    if mode == Mode::Sub {
+        let self_ty = res.map(|r| &r.self_ty);
+        let common = common_fields(route, &p, &doc);
+        let path = descriptor_path(route, res);
+        return quote! {
+            #(#cfgs)*
+            {
+                static __RL_PARAMS: [#p::ParamMeta; #count] = [#(#metas),*];
+
+                fn __rl_factory(
+                    __b: &mut #p::Bindings<'_>,
+                ) -> ::core::result::Result<#p::SubHandler<#self_ty>, #p::StartupError> {
+                    #(#setup)*
+                    ::core::result::Result::Ok(#p::sub_handler(
+                        move |__this: #self_ty, __req: #p::RequestContext| -> #p::BoxFuture<#p::Response> {
+                            #(#per_request)*
+                            ::std::boxed::Box::pin(async move {
+                                #(#reads)*
+                                #respond
+                            })
+                        },
+                    ))
+                }
+                let __factory: #p::SubFactory<#self_ty> = ::std::sync::Arc::new(__rl_factory);
+                __routes.push(#p::SubRoute {
+                    #common
+                    path: ::std::string::String::from(#path),
+                    params: __RL_PARAMS.to_vec(),
+                    name: ::std::string::String::from(#name),
+                    factory: __factory,
+                });
+            }
+        };
+    }
+    let descriptor = descriptor(route, res, &p, &doc);
     quote! {
         #(#cfgs)*
         #[allow(deprecated)]
@@ -192,16 +306,7 @@ fn route(route: &Route, res: Option<&Resource>, docs: &crate::openapi::Docs) -> 
                         #(#per_request)*
                         ::std::boxed::Box::pin(async move {
                             #(#reads)*
-                            let __ret = #callee(#receiver #(#args),*) #await_;
-                            #[allow(unused_imports)]
-                            use #p::{
-                                KindIntoResponse as _, KindResult as _, KindOption as _, KindResultError as _,
-                                KindSerializeError as _, KindSerialize as _, KindUnsupported as _,
-                            };
-                            let __res = (&&&&&#p::w(&__ret)).#kind().respond(__ret);
-                            #status
-                            #local
-                            __res
+                            #respond
                         })
                     },
                 ))
@@ -212,11 +317,145 @@ fn route(route: &Route, res: Option<&Resource>, docs: &crate::openapi::Docs) -> 
     }
 }
 
+/// What `route` prepared of a locator.
+struct LocatorParts {
+    metas: Vec<TokenStream>,
+    count: Literal,
+    setup: Vec<TokenStream>,
+    per_request: Vec<TokenStream>,
+    reads: Vec<TokenStream>,
+    call: TokenStream,
+    local: Option<TokenStream>,
+    doc: TokenStream,
+}
+
+/// A sub-resource locator: the step that reads its parameters and calls
+/// it, and the flattening of the returned type's routes under its path,
+/// submitted (root resource) or added to the owning sub-resource's table.
+fn locator_code(
+    route: &Route,
+    res: Option<&Resource>,
+    ret: &LocatorReturn,
+    fix: &impl Fn(&Type) -> Type,
+    mode: Mode,
+    p: &TokenStream,
+    parts: LocatorParts,
+) -> TokenStream {
+    let LocatorParts { metas, count, setup, per_request, reads, call, local, doc } = parts;
+    let target = fix(&ret.target);
+    let name = route_name(route, res);
+    let convert = match ret.shape {
+        LocatorShape::Plain => quote!(#p::Located(::core::result::Result::Ok(__ret))),
+        LocatorShape::Option => quote!(#p::Located::from_option(__ret, #name)),
+        LocatorShape::Result => {
+            let kind_span = route.output.as_ref().map_or(route.ident.span(), syn::spanned::Spanned::span);
+            let kind = quote_spanned!(kind_span=> __rl_kind);
+            quote! {
+                match __ret {
+                    ::core::result::Result::Ok(__v) => #p::Located(::core::result::Result::Ok(__v)),
+                    ::core::result::Result::Err(__e) => {
+                        #[allow(unused_imports)]
+                        use #p::{
+                            KindIntoResponse as _, KindResult as _, KindOption as _, KindResultError as _,
+                            KindSerializeError as _, KindSerialize as _, KindUnsupported as _,
+                        };
+                        let __ret: ::core::result::Result<(), _> = ::core::result::Result::Err(__e);
+                        let __res = (&&&&&#p::w(&__ret)).#kind().respond(__ret);
+                        #local
+                        #p::Located::from(__res)
+                    }
+                }
+            }
+        }
+    };
+    let self_ty = res.map(|r| &r.self_ty);
+    let (receiver_ty, receiver_pat) = match mode {
+        Mode::Root => (quote!(()), quote!(_)),
+        Mode::Sub => (quote!(#self_ty), quote!(__this)),
+    };
+    let path = descriptor_path(route, res);
+    let line = quote_spanned!(route.fn_span=> ::core::line!());
+    let (resource, resource_type) = match (mode, res) {
+        (Mode::Root, Some(r)) => {
+            let resource = &r.name;
+            (
+                quote!(::core::option::Option::Some(#resource)),
+                quote!(::core::option::Option::Some(::core::any::TypeId::of::<#self_ty>)),
+            )
+        }
+        (_, Some(r)) => {
+            let resource = &r.name;
+            (quote!(::core::option::Option::Some(#resource)), quote!(::core::option::Option::None))
+        }
+        (_, None) => (quote!(::core::option::Option::None), quote!(::core::option::Option::None)),
+    };
+    let cfgs = &route.cfgs;
+    let items = quote! {
+        static __RL_PARAMS: [#p::ParamMeta; #count] = [#(#metas),*];
+        static __RL_LOCATOR: #p::LocatorInfo = #p::LocatorInfo {
+            path: #path,
+            params: &__RL_PARAMS,
+            name: #name,
+            resource: #resource,
+            resource_type: #resource_type,
+            file: ::core::file!(),
+            line: #line,
+            doc: #doc,
+        };
+
+        fn __rl_step(
+            __b: &mut #p::Bindings<'_>,
+        ) -> ::core::result::Result<#p::Step<#receiver_ty, #target>, #p::StartupError> {
+            #(#setup)*
+            ::core::result::Result::Ok(#p::step(
+                move |#receiver_pat: #receiver_ty, __req: #p::RequestContext| -> #p::BoxFuture<(#p::Located<#target>, #p::RequestContext)> {
+                    #(#per_request)*
+                    ::std::boxed::Box::pin(async move {
+                        let __located: #p::Located<#target> = async {
+                            #(#reads)*
+                            let __ret = #call;
+                            #convert
+                        }.await;
+                        (__located, __req)
+                    })
+                },
+            ))
+        }
+    };
+    let span = ret.target.span();
+    match mode {
+        Mode::Root => {
+            let flatten = quote_spanned!(span=> #p::flatten_root::<#target>);
+            quote! {
+                #(#cfgs)*
+                #[allow(deprecated)]
+                const _: () = {
+                    #items
+                    fn __rl_routes() -> ::std::vec::Vec<#p::FlatRoute> {
+                        #flatten(&__RL_LOCATOR, __rl_step)
+                    }
+                    #p::inventory::submit! { #p::LocatorDescriptor { info: &__RL_LOCATOR, routes: __rl_routes } }
+                };
+            }
+        }
+        Mode::Sub => {
+            let flatten = quote_spanned!(span=> #p::flatten_nested::<#self_ty, #target>);
+            quote! {
+                #(#cfgs)*
+                {
+                    #items
+                    __routes.extend(#flatten(&__RL_LOCATOR, __rl_step));
+                }
+            }
+        }
+    }
+}
+
 /// Reads a path, query, header, cookie, matrix or form value; 400 when it is
 /// missing or does not convert. A type that cannot be read from text is
 /// reported on the user's type, by the check spanned there.
-fn value(p: &TokenStream, param_ty: &Type, meta: &TokenStream) -> TokenStream {
-    let read = read_value(p, param_ty, &quote!(&__req), meta);
+fn value(p: &TokenStream, param_ty: &Type, meta: &TokenStream, encoded: bool) -> TokenStream {
+    let read = read_value_with(p, param_ty, &quote!(&__req), meta, encoded);
     quote! {
         match #read {
             ::core::result::Result::Ok(__v) => __v,
@@ -230,13 +469,27 @@ fn value(p: &TokenStream, param_ty: &Type, meta: &TokenStream) -> TokenStream {
 /// and the fields of `#[derive(BeanParam)]`. A type that cannot be read
 /// from text is reported on the user's type, by the check spanned there.
 pub(crate) fn read_value(p: &TokenStream, param_ty: &Type, req: &TokenStream, meta: &TokenStream) -> TokenStream {
+    read_value_with(p, param_ty, req, meta, false)
+}
+
+/// [`read_value`], without percent-decoding when `encoded` (`#[encoded]`).
+fn read_value_with(
+    p: &TokenStream,
+    param_ty: &Type,
+    req: &TokenStream,
+    meta: &TokenStream,
+    encoded: bool,
+) -> TokenStream {
     let shape = ty::value_shape(param_ty);
     let inner = shape.inner();
     let span = inner.span();
-    let function = match shape {
-        ValueShape::Required(_) => quote_spanned!(span=> required::<#inner>),
-        ValueShape::Optional(_) => quote_spanned!(span=> optional::<#inner>),
-        ValueShape::Repeated(_) => quote_spanned!(span=> repeated::<#inner>),
+    let function = match (shape, encoded) {
+        (ValueShape::Required(_), false) => quote_spanned!(span=> required::<#inner>),
+        (ValueShape::Optional(_), false) => quote_spanned!(span=> optional::<#inner>),
+        (ValueShape::Repeated(_), false) => quote_spanned!(span=> repeated::<#inner>),
+        (ValueShape::Required(_), true) => quote_spanned!(span=> encoded_required::<#inner>),
+        (ValueShape::Optional(_), true) => quote_spanned!(span=> encoded_optional::<#inner>),
+        (ValueShape::Repeated(_), true) => quote_spanned!(span=> encoded_repeated::<#inner>),
     };
     let check = quote_spanned!(span=> #p::assert_from_param::<#inner>(););
     quote! {
@@ -513,15 +766,15 @@ pub(crate) fn param_source(source: Option<Source>) -> TokenStream {
     }
 }
 
-fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream, doc: &TokenStream) -> TokenStream {
+/// The fields a route descriptor and a sub-resource route share, each a
+/// constant expression.
+fn common_fields(route: &Route, p: &TokenStream, doc: &TokenStream) -> TokenStream {
     let method = syn::Ident::new(route.method.value.as_str(), proc_macro2::Span::call_site());
     let method = quote!(#p::Method::#method);
-    let path = descriptor_path(route, res);
     let settings = &route.settings;
     let media = |list: &Option<Resolved<Vec<String>>>| list.as_ref().map(|l| l.value.clone()).unwrap_or_default();
     let (produces, consumes) = (media(&settings.produces), media(&settings.consumes));
     let (produces, consumes) = (media_ranges(&produces, p), media_ranges(&consumes, p));
-    let template = template_const(&path, p);
     let scheduler = match settings.scheduled.as_ref().map(|s| &s.value) {
         None => quote!(Default),
         Some(Scheduler::Io) => quote!(Io),
@@ -553,6 +806,32 @@ fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream, doc: &Toke
     let (response, request) = (codec(&settings.response_serializer), codec(&settings.request_serializer));
     let compress = settings.compress();
     let blocking = !route.is_async;
+    let line = quote_spanned!(route.fn_span=> ::core::line!());
+    let opt_out = opt_out(route, p);
+    let (param_conditions, header_conditions) = (&route.conditions.params, &route.conditions.headers);
+    quote! {
+        method: #method,
+        produces: { const __M: &[#p::MediaRange<'static>] = &[#(#produces),*]; __M },
+        consumes: { const __M: &[#p::MediaRange<'static>] = &[#(#consumes),*]; __M },
+        param_conditions: &[#(#param_conditions),*],
+        header_conditions: &[#(#header_conditions),*],
+        scheduler: #p::SchedulerName::#scheduler,
+        response_serializer: #response,
+        request_serializer: #request,
+        compress: #compress,
+        blocking: #blocking,
+        max_body: #max_body,
+        timeout: #timeout,
+        interceptors: { const __O: #p::OptOut = #opt_out; __O },
+        file: ::core::file!(),
+        line: #line,
+        doc: { const __D: #p::DocRef = #doc; __D },
+    }
+}
+
+fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream, doc: &TokenStream) -> TokenStream {
+    let path = descriptor_path(route, res);
+    let template = template_const(&path, p);
     let ident = route.ident.to_string();
     let ident = ident.strip_prefix("r#").unwrap_or(&ident);
     let (name, resource, resource_type) = match res {
@@ -567,34 +846,17 @@ fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream, doc: &Toke
         }
         None => (ident.to_owned(), quote!(::core::option::Option::None), quote!(::core::option::Option::None)),
     };
-    let line = quote_spanned!(route.fn_span=> ::core::line!());
-    let opt_out = opt_out(route, p);
-    let (param_conditions, header_conditions) = (&route.conditions.params, &route.conditions.headers);
+    let common = common_fields(route, p, doc);
     quote! {
         #p::RouteDescriptor {
-            method: #method,
+            #common
             path: #path,
             template: #template,
-            produces: &[#(#produces),*],
-            consumes: &[#(#consumes),*],
-            param_conditions: &[#(#param_conditions),*],
-            header_conditions: &[#(#header_conditions),*],
-            scheduler: #p::SchedulerName::#scheduler,
-            response_serializer: #response,
-            request_serializer: #request,
-            compress: #compress,
-            blocking: #blocking,
-            max_body: #max_body,
-            timeout: #timeout,
             params: &__RL_PARAMS,
             name: #name,
             resource: #resource,
             resource_type: #resource_type,
             factory: __rl_factory,
-            interceptors: #opt_out,
-            file: ::core::file!(),
-            line: #line,
-            doc: #doc,
         }
     }
 }
@@ -615,14 +877,14 @@ fn opt_out(route: &Route, p: &TokenStream) -> TokenStream {
 /// Maps the error of a failed route with the `#[exception_handler]`s of
 /// its impl block: each level of the error's source chain is tried against
 /// every handler in declaration order.
-fn local_handlers(res: &Resource, p: &TokenStream) -> TokenStream {
+fn local_handlers(res: &Resource, p: &TokenStream, this_ref: &TokenStream) -> TokenStream {
     if res.handlers.is_empty() {
         return quote!();
     }
     let self_ty = &res.self_ty;
     let tries = res.handlers.iter().flat_map(|h| {
         let ident = &h.ident;
-        let receiver = matches!(h.receiver, Receiver::Ref).then(|| quote!(&*__this,));
+        let receiver = matches!(h.receiver, Receiver::Ref).then(|| quote!(#this_ref,));
         let cfgs = &h.cfgs;
         // Spring's `#[exception_handler(A, B)]`: each listed type, passed
         // to the parameter (coerced, e.g. to `&dyn Error`) if there is one.

@@ -33,6 +33,8 @@ pub(crate) enum Helper {
     DefaultValue,
     Valid,
     RequestSerializer,
+    /// `#[encoded]`: the value without percent-decoding.
+    Encoded,
 }
 
 /// Where an attribute stands.
@@ -229,6 +231,13 @@ pub(crate) const TABLE: &[Entry] = &[
         "a typed value a filter or interceptor stored on the request"
     ),
     entry!(Helper::Valid, "valid", &[Entity], Some("keep one `#[valid]`"), "the entity is validated with garde"),
+    entry!(
+        Helper::Encoded,
+        "encoded",
+        &[Impl, Method, FreeFn, Param],
+        Some("keep one `#[encoded]`"),
+        "the value as the request wrote it, without percent-decoding"
+    ),
     entry!(
         Helper::RequestSerializer,
         "request_serializer",

@@ -93,6 +93,55 @@ pub fn path(args: TokenStream, item: TokenStream) -> TokenStream {
     entry::resource(args.into(), item.into()).into()
 }
 
+/// Makes an impl block a sub-resource: a type that a sub-resource locator
+/// returns, whose routes are mounted below the locator's path (JAX-RS
+/// sub-resources, which have no `@Path` of their own).
+///
+/// A locator is a method with `#[path(..)]` and no method attribute; it
+/// returns the sub-resource type `T`, `Option<T>` (`None` is 404) or
+/// `Result<T, E>` (`E` answered as a handler's error is). The routes are
+/// flattened into the router at startup: a request pays the locator's call
+/// and the method's, no second routing. The type is not mounted by itself;
+/// it needs no instance and no `Default`, the locator builds one per request.
+///
+/// ```
+/// use restlight::prelude::*;
+///
+/// pub struct Item { shop: String, id: u32 }
+///
+/// #[restlight::sub_resource]
+/// impl Item {
+///     #[get]
+///     async fn show(&self) -> String {
+///         format!("item {} of {}", self.id, self.shop)
+///     }
+///
+///     #[get("/price")]
+///     async fn price(&self, #[query_param] #[default_value("EUR")] currency: String) -> String {
+///         format!("{} {currency}", self.id * 10)
+///     }
+/// }
+///
+/// #[derive(Default)]
+/// pub struct Shops;
+///
+/// #[restlight::path("/shops/{shop}")]
+/// impl Shops {
+///     #[path("/items/{id}")]
+///     fn item(&self, #[path_param] shop: String, #[path_param] id: u32) -> Item {
+///         Item { shop, id }
+///     }
+/// }
+///
+/// let client = Restlight::new().mock().unwrap();
+/// assert_eq!(client.get("/shops/north/items/7").send_blocking().text(), "item 7 of north");
+/// assert_eq!(client.get("/shops/north/items/7/price").send_blocking().text(), "70 EUR");
+/// ```
+#[proc_macro_attribute]
+pub fn sub_resource(args: TokenStream, item: TokenStream) -> TokenStream {
+    entry::sub_resource(args.into(), item.into()).into()
+}
+
 /// Registers an interceptor for every application built in the binary,
 /// with a `Default`-built instance, collected at link time like routes.
 ///

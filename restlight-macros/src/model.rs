@@ -95,6 +95,38 @@ pub(crate) struct Resource {
     pub(crate) base: Option<Template>,
     pub(crate) routes: Vec<Route>,
     pub(crate) handlers: Vec<ExceptionHandler>,
+    /// Methods with `#[path]` and no method attribute.
+    pub(crate) locators: Vec<Locator>,
+    /// `#[restlight::sub_resource]`: mounted only by locators.
+    pub(crate) sub: bool,
+}
+
+/// A sub-resource locator: a method with `#[path]` and no method
+/// attribute. Its `route` has a placeholder method.
+#[derive(Debug, Clone)]
+pub(crate) struct Locator {
+    pub(crate) route: Route,
+    /// What the locator returns, as written; `None` without a return type.
+    pub(crate) returns: Option<LocatorReturn>,
+}
+
+/// The return type of a locator.
+#[derive(Debug, Clone)]
+pub(crate) struct LocatorReturn {
+    /// The sub-resource type: `T` of `T`, `Option<T>` or `Result<T, E>`.
+    pub(crate) target: Type,
+    pub(crate) shape: LocatorShape,
+}
+
+/// How a locator hands over its sub-resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LocatorShape {
+    /// `T`.
+    Plain,
+    /// `Option<T>`: `None` is 404.
+    Option,
+    /// `Result<T, E>`: `E` is answered as a handler's error is.
+    Result,
 }
 
 /// Who owns a route's function.
@@ -147,6 +179,9 @@ pub(crate) struct Route {
     pub(crate) status: Option<crate::spring::Status>,
     /// Spring's `params = ..` and `headers = ..` of the mappings.
     pub(crate) conditions: crate::spring::Conditions,
+    /// `#[encoded]` on the method or its impl block: its path, query,
+    /// matrix and form parameters are read without percent-decoding.
+    pub(crate) encoded: bool,
 }
 
 /// Where a parameter comes from, as its attribute said.
@@ -192,6 +227,8 @@ pub(crate) struct Param {
     pub(crate) ty: Type,
     /// `#[valid]` (on the entity).
     pub(crate) valid: Slot<()>,
+    /// `#[encoded]`: read without percent-decoding.
+    pub(crate) encoded: Slot<()>,
     /// Spring's `#[request_body(required = false)]`: an `Option<T>` entity,
     /// `None` without a body.
     pub(crate) optional_entity: bool,

@@ -16,14 +16,23 @@ pub(crate) use self::param::explicit_name;
 use self::item::ItemAttrs;
 use crate::ctxt::{with_help, Ctxt, Spans};
 use crate::helpers::{self, Place};
-use crate::model::{ExceptionHandler, HttpMethod, Owner, Receiver, Resource, Route, Spanned};
+use crate::model::{
+    ExceptionHandler, HttpMethod, Locator, LocatorReturn, LocatorShape, Owner, Receiver, Resource, Route, Spanned,
+};
 use crate::settings::{Declared, Effective};
 use crate::template::Template;
 use crate::ty;
 
 /// Reads `#[restlight::path(args)] impl ..`.
 pub(crate) fn resource(cx: &mut Ctxt, args: TokenStream, item: &mut ItemImpl) -> Resource {
+    resource_or_sub(cx, args, item, false)
+}
+
+/// Reads `#[restlight::path(args)] impl ..`, or with `sub`
+/// `#[restlight::sub_resource] impl ..`, which has no base path.
+pub(crate) fn resource_or_sub(cx: &mut Ctxt, args: TokenStream, item: &mut ItemImpl, sub: bool) -> Resource {
     let base = match syn::parse2::<LitStr>(args.clone()) {
+        _ if sub => None,
         Ok(lit) => Template::parse(cx, &lit),
         Err(_) => {
             let span = if args.is_empty() { Span::call_site() } else { args.span() };
@@ -51,10 +60,11 @@ pub(crate) fn resource(cx: &mut Ctxt, args: TokenStream, item: &mut ItemImpl) ->
     attrs.read(cx, &mut item.attrs, Place::Impl);
     let mut routes = Vec::new();
     let mut handlers = Vec::new();
+    let mut locators = Vec::new();
     for impl_item in &mut item.items {
         if let ImplItem::Fn(f) = impl_item {
             let cfgs = cfgs(&f.attrs);
-            match method(cx, &mut f.attrs, &mut f.sig, &attrs.settings) {
+            match method(cx, &mut f.attrs, &mut f.sig, &attrs.settings, attrs.encoded.is_set()) {
                 Some(Method::Route(mut route)) => {
                     route.cfgs = cfgs;
                     routes.push(*route);
@@ -62,6 +72,10 @@ pub(crate) fn resource(cx: &mut Ctxt, args: TokenStream, item: &mut ItemImpl) ->
                 Some(Method::Handler(mut handler)) => {
                     handler.cfgs = cfgs;
                     handlers.push(handler);
+                }
+                Some(Method::Locator(mut locator)) => {
+                    locator.route.cfgs = cfgs;
+                    locators.push(*locator);
                 }
                 None => {}
             }
@@ -74,6 +88,8 @@ pub(crate) fn resource(cx: &mut Ctxt, args: TokenStream, item: &mut ItemImpl) ->
         base,
         routes,
         handlers,
+        locators,
+        sub,
     }
 }
 
@@ -81,11 +97,18 @@ pub(crate) fn resource(cx: &mut Ctxt, args: TokenStream, item: &mut ItemImpl) ->
 enum Method {
     Route(Box<Route>),
     Handler(ExceptionHandler),
+    Locator(Box<Locator>),
 }
 
 /// Reads a method of a `#[restlight::path]` impl block whose own settings
 /// are `inherited`: a route when it has a method attribute.
-fn method(cx: &mut Ctxt, attrs: &mut Vec<Attribute>, sig: &mut Signature, inherited: &Declared) -> Option<Method> {
+fn method(
+    cx: &mut Ctxt,
+    attrs: &mut Vec<Attribute>,
+    sig: &mut Signature,
+    inherited: &Declared,
+    impl_encoded: bool,
+) -> Option<Method> {
     let mut read = ItemAttrs::new(Some(sig.ident.clone()));
     read.read(cx, attrs, Place::Method);
     if read.exception_handler.is_set() {
@@ -93,13 +116,19 @@ fn method(cx: &mut Ctxt, attrs: &mut Vec<Attribute>, sig: &mut Signature, inheri
     }
     let Some(method) = read.method.get().cloned() else {
         if let Some(&span) = read.path_attrs.first() {
-            cx.error(
-                span,
-                with_help(
-                    "`#[path]` without a method attribute: sub-resource locators are not supported",
-                    "add `#[get]`, `#[post]`, `#[put]`, `#[delete]`, `#[patch]`, `#[head]` or `#[options]` to make this method a route",
-                ),
-            );
+            let placeholder = Spanned::new(HttpMethod::Get, span);
+            let mut route = route(cx, Owner::Resource, placeholder, read, Some(inherited), sig);
+            route.encoded |= impl_encoded;
+            let returns = route.output.as_ref().map(|t| {
+                if let Some(inner) = ty::option_of(t) {
+                    LocatorReturn { target: inner.clone(), shape: LocatorShape::Option }
+                } else if let Some(inner) = ty::result_ok(t) {
+                    LocatorReturn { target: inner.clone(), shape: LocatorShape::Result }
+                } else {
+                    LocatorReturn { target: t.clone(), shape: LocatorShape::Plain }
+                }
+            });
+            return Some(Method::Locator(Box::new(Locator { route, returns })));
         } else if let Some(span) = read.settings.first_span() {
             cx.error(
                 span,
@@ -112,7 +141,9 @@ fn method(cx: &mut Ctxt, attrs: &mut Vec<Attribute>, sig: &mut Signature, inheri
         not_a_route_params(cx, sig);
         return None;
     };
-    Some(Method::Route(Box::new(route(cx, Owner::Resource, method, read, Some(inherited), sig))))
+    let mut route = route(cx, Owner::Resource, method, read, Some(inherited), sig);
+    route.encoded |= impl_encoded;
+    Some(Method::Route(Box::new(route)))
 }
 
 /// Reads an `#[exception_handler]` method; `validate` judges it.
@@ -240,6 +271,7 @@ fn route(
             }
         }
     }
+    let encoded = read.encoded.is_set();
     let entity_codec = params.iter().find_map(|p| p.request_serializer.get());
     let settings = Effective::resolve(&read.settings, inherited, entity_codec);
     Route {
@@ -261,6 +293,7 @@ fn route(
         },
         status: None,
         conditions: crate::spring::Conditions::default(),
+        encoded,
     }
 }
 

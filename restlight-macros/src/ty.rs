@@ -103,6 +103,40 @@ fn wrapped<'a>(ty: &'a Type, wrapper: &str, module: &[&str]) -> Option<&'a Type>
     Some(first)
 }
 
+/// `T` of `Option<T>`.
+pub(crate) fn option_of(ty: &Type) -> Option<&Type> {
+    wrapped(ty, "Option", &["option"])
+}
+
+/// `T` of `Box<T>`.
+pub(crate) fn box_of(ty: &Type) -> Option<&Type> {
+    wrapped(ty, "Box", &["boxed"])
+}
+
+/// `T` of `Result<T, E>` (also `std::result::Result`).
+pub(crate) fn result_ok(ty: &Type) -> Option<&Type> {
+    let Type::Path(TypePath { qself: None, path }) = strip(ty) else {
+        return None;
+    };
+    let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let prefix_ok = match names.len() {
+        1 => path.leading_colon.is_none(),
+        3 => ["std", "core"].contains(&names[0].as_str()) && names[1] == "result",
+        _ => false,
+    };
+    let last = path.segments.last()?;
+    if !prefix_ok || last.ident != "Result" {
+        return None;
+    }
+    let PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match args.args.iter().collect::<Vec<_>>().as_slice() {
+        [GenericArgument::Type(t), GenericArgument::Type(_)] => Some(t),
+        _ => None,
+    }
+}
+
 /// The type as a user would write it: `Option<String>`, `&'static str`.
 pub(crate) fn type_string(ty: &Type) -> String {
     let mut s = ty.to_token_stream().to_string();

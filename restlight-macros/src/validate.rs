@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use crate::ctxt::{with_help, Ctxt, Spans};
-use crate::model::{ExceptionHandler, Owner, Param, Receiver, Resource, Route, Scheduler, Source};
+use crate::model::{ExceptionHandler, Locator, Owner, Param, Receiver, Resource, Route, Scheduler, Source};
 use crate::settings::Origin;
 use crate::template::{self, Template, Var};
 use crate::ty::{self, ContextShape};
@@ -30,6 +30,65 @@ pub(crate) fn resource(cx: &mut Ctxt, res: &Resource) {
     }
     for handler in &res.handlers {
         exception_handler(cx, handler);
+    }
+    for loc in &res.locators {
+        self::route(cx, &loc.route, Some(res));
+        locator(cx, loc);
+    }
+}
+
+/// A sub-resource locator: returns a sub-resource type, and reads its
+/// parameters from the path, query, headers, cookies, matrix or context
+/// only (the entity belongs to the sub-resource's method).
+fn locator(cx: &mut Ctxt, loc: &Locator) {
+    let route = &loc.route;
+    match &loc.returns {
+        None => cx.error(
+            Spans { start: route.fn_span, end: route.ident.span() },
+            with_help(
+                format!("the sub-resource locator `{}` returns nothing", route.ident),
+                "a method with `#[path]` and no method attribute is a locator: return the sub-resource, `-> ItemResource` (a type whose impl block is `#[restlight::sub_resource]`), or add `#[get]`, `#[post]`, ... to make it a route",
+            ),
+        ),
+        Some(ret) => {
+            if let Some(span) = dynamic(&ret.target) {
+                cx.error(
+                    span,
+                    with_help(
+                        "a sub-resource locator cannot return a dynamically chosen resource",
+                        "the locator's routes are flattened into the router at startup, so the type must be known at compile time: return a concrete type whose impl block is `#[restlight::sub_resource]` (one locator per type)",
+                    ),
+                );
+            }
+        }
+    }
+    for p in &route.params {
+        let refused = match p.source() {
+            None => Some("an entity"),
+            Some(Source::Form) => Some("`#[form_param]`"),
+            Some(Source::Resolve) => Some("`#[resolve]`"),
+            Some(Source::Attribute) => Some("`#[request_attribute]`"),
+            Some(_) => None,
+        };
+        if let Some(what) = refused {
+            cx.error(
+                p.span,
+                with_help(
+                    format!("{what} is not supported on a sub-resource locator"),
+                    "a locator reads `#[path_param]`, `#[query_param]`, `#[header_param]`, `#[cookie_param]`, `#[matrix_param]`, `#[bean_param]` or `#[context]`; read the body in the sub-resource's method",
+                ),
+            );
+        }
+    }
+}
+
+/// The span of a `Box<dyn ..>`, `dyn ..` or `impl ..` type.
+fn dynamic(ty: &syn::Type) -> Option<Spans> {
+    match ty {
+        syn::Type::TraitObject(_) | syn::Type::ImplTrait(_) => Some(Spans::of(ty)),
+        syn::Type::Paren(p) => dynamic(&p.elem),
+        syn::Type::Group(g) => dynamic(&g.elem),
+        _ => ty::box_of(ty).and_then(dynamic).map(|_| Spans::of(ty)),
     }
 }
 
@@ -261,6 +320,25 @@ fn full_string(parts: &[&Template]) -> String {
 }
 
 fn param(cx: &mut Ctxt, p: &Param, full: Option<&[&Template]>) {
+    if let Some(span) = p.encoded.span() {
+        match p.source() {
+            Some(Source::Path | Source::Query | Source::Matrix | Source::Form) => {}
+            None => cx.error(
+                span,
+                with_help(
+                    "`#[encoded]` on the entity: the body is read by its codec, it is not percent-decoded",
+                    "put `#[encoded]` on a `#[path_param]`, `#[query_param]`, `#[matrix_param]` or `#[form_param]` parameter to read its value as the request wrote it",
+                ),
+            ),
+            Some(source) => cx.error(
+                span,
+                with_help(
+                    format!("`#[encoded]` on a `#[{}]` parameter, which is never percent-decoded", source.attr_name()),
+                    "`#[encoded]` applies to `#[path_param]`, `#[query_param]`, `#[matrix_param]` and `#[form_param]` parameters",
+                ),
+            ),
+        }
+    }
     if let (Some(valid), Some(source)) = (p.valid.span(), p.source()) {
         cx.error(
             valid,

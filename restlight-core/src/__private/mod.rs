@@ -23,14 +23,19 @@ pub use crate::error::HttpError;
 pub use crate::handler::{BoxFuture, Handler};
 pub use crate::intercept::registry::{InterceptorDescriptor, OptOut};
 pub use crate::intercept::Intercept;
+pub use crate::locator::{
+    flatten_nested, flatten_root, step, sub_handler, FlatRoute, Located, LocatorDescriptor, LocatorInfo, Step,
+    SubFactory, SubHandler, SubResource, SubRoute,
+};
 pub use crate::mapper::{map_local, AdviceDescriptor, AdviceMapper};
 pub use crate::meta::{ParamMeta, ParamSource};
-pub use crate::param::{optional, repeated, required, FromParam};
+pub use crate::param::{encoded_optional, encoded_repeated, encoded_required, optional, repeated, required, FromParam};
 pub use crate::request::RequestContext;
 pub use crate::resolve::ResolveContext;
 pub use crate::response::{Entity, IntoResponse, Response};
 #[cfg(feature = "openapi")]
 pub use crate::route_doc::records::*;
+pub use crate::route_doc::DocRef;
 pub use crate::startup::StartupError;
 pub use crate::validate::validate_entity;
 pub use inventory;
@@ -55,8 +60,8 @@ pub const fn body_limit(bytes: u64) -> usize {
 
 /// Turns an error into its problem-details response.
 #[must_use]
-pub fn error_response(error: HttpError) -> Response {
-    error.into_response()
+pub fn error_response<R: From<Response>>(error: HttpError) -> R {
+    R::from(error.into_response())
 }
 
 /// `#[response_status(..)]`: a successful response (200) gets `status`;

@@ -314,6 +314,9 @@ impl AppBuilder {
     fn all_routes(&self) -> Vec<Route> {
         let mut all: Vec<Route> =
             if self.annotated { descriptors().into_iter().map(Route::from_descriptor).collect() } else { Vec::new() };
+        if self.annotated {
+            all.extend(crate::locator::routes());
+        }
         all.extend(self.routes.iter().cloned());
         all
     }

@@ -97,7 +97,10 @@ impl Compiler {
             Source::Descriptor(d) => {
                 let label = format!("{} ({location})", route.name);
                 let mut bindings = Bindings::new(resources, &self.beans, &label, &self.resolver_factories);
-                let built = (d.factory)(&mut bindings);
+                let built = match &route.located {
+                    Some(located) => (located.0)(&mut bindings),
+                    None => (d.factory)(&mut bindings),
+                };
                 stream_body |= bindings.stream_body;
                 match built {
                     Ok(h) => Some(h),

@@ -357,6 +357,7 @@ impl<'a> RouteChange<'a> {
                 .into_iter()
                 .filter(|d| d.resource_type.map(|t| t()) == Some(resource.type_id))
                 .map(Route::from_descriptor)
+                .chain(crate::locator::routes().into_iter().filter(|r| r.resource_type() == Some(resource.type_id)))
                 .collect();
             if routes.is_empty() {
                 errors.push(StartupError::NoAnnotatedRoutes { type_name: resource.type_name });

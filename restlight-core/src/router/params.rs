@@ -150,6 +150,22 @@ impl MatrixParams {
         }
     }
 
+    /// Makes the segment `after` segments before the path's last the one
+    /// [`last_segment`](Self::last_segment) names (a sub-resource locator's
+    /// own last segment); returns what [`restore_end`](Self::restore_end) needs.
+    pub(crate) fn end_before(&mut self, after: usize) -> Option<u32> {
+        let saved = self.segments;
+        if let Some(n) = self.segments {
+            self.segments = Some(n.saturating_sub(u32::try_from(after).unwrap_or(u32::MAX)));
+        }
+        saved
+    }
+
+    /// Undoes [`end_before`](Self::end_before).
+    pub(crate) fn restore_end(&mut self, saved: Option<u32>) {
+        self.segments = saved;
+    }
+
     /// Records how many segments the path has.
     pub(crate) fn set_segments(&mut self, segments: usize) {
         self.segments = Some(u32::try_from(segments).unwrap_or(u32::MAX));

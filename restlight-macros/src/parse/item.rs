@@ -23,6 +23,8 @@ pub(super) struct ItemAttrs {
     pub(super) bad_path: bool,
     pub(super) settings: Declared,
     pub(super) exception_handler: Slot<()>,
+    /// `#[encoded]`: every path, query, matrix and form parameter.
+    pub(super) encoded: Slot<()>,
 }
 
 impl ItemAttrs {
@@ -36,6 +38,7 @@ impl ItemAttrs {
             bad_path: false,
             settings: Declared::default(),
             exception_handler: Slot::default(),
+            encoded: Slot::default(),
         }
     }
 
@@ -128,6 +131,10 @@ impl ItemAttrs {
             Helper::RequestSerializer => set(cx, &mut s.request_serializer, helper, a, args::codec_name(a)),
             Helper::ResponseSerializer => set(cx, &mut s.response_serializer, helper, a, args::codec_name(a)),
             Helper::Compress => set(cx, &mut s.compress, helper, a, args::compress(a)),
+            Helper::Encoded => {
+                let flag = args::no_args(a).map(|()| Spanned::new((), Spans::of(a)));
+                set(cx, &mut self.encoded, helper, a, flag);
+            }
             // Parameter helpers never stand on an item.
             Helper::Source(_) | Helper::DefaultValue | Helper::Valid => misplaced(cx, a, helper, place),
         }

@@ -20,6 +20,7 @@ pub(super) fn param(cx: &mut Ctxt, index: usize, pt: &mut syn::PatType) -> Param
         explicit_name: None,
         default: Slot::default(),
         valid: Slot::default(),
+        encoded: Slot::default(),
         optional_entity: false,
         request_serializer: Slot::default(),
         ty: (*pt.ty).clone(),
@@ -66,6 +67,10 @@ pub(super) fn param(cx: &mut Ctxt, index: usize, pt: &mut syn::PatType) -> Param
             Helper::Valid => {
                 cx.ok(args::no_args(a));
                 out.valid.set(cx, helper, Spans::of(a), Spanned::new((), Spans::of(a)));
+            }
+            Helper::Encoded => {
+                cx.ok(args::no_args(a));
+                out.encoded.set(cx, helper, Spans::of(a), Spanned::new((), Spans::of(a)));
             }
             Helper::RequestSerializer => {
                 if let Some(codec) = cx.ok(args::codec_name(a)) {

@@ -267,7 +267,8 @@ fn operation(
     if let Some(doc) = doc.filter(|d| !d.summary.is_empty()) {
         op.insert("summary".into(), Value::from(doc.summary));
     }
-    let mut id = info.name.replace("::", ".");
+    // A route reached through a locator: `Shops::item -> Item::show` is `Shops.item.Item.show`.
+    let mut id = info.name.replace(" -> ", "::").replace("::", ".");
     if descriptor.is_none() {
         // A builder route: `get_ping` for `GET /ping`.
         let path: String =
