@@ -220,6 +220,13 @@ fn entities_bodies_and_errors() {
     let names: Vec<&str> =
         search["parameters"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["limit", "x-tenant"]);
+    // A bean's fields are typed by their Rust types.
+    assert_eq!(
+        search["parameters"][0]["schema"],
+        json!({"type": "integer", "format": "uint", "minimum": 0, "default": 20})
+    );
+    assert_eq!(search["parameters"][1]["schema"], json!({"type": "string"}));
+    assert_eq!(search["parameters"][1]["required"], false);
     assert!(search["responses"]["default"].is_object(), "HttpError: any status");
 
     let login = &doc["paths"]["/pets/login"]["post"];

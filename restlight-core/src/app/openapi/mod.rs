@@ -316,7 +316,7 @@ fn operation(
     for (meta, pdoc) in &flat {
         let (schema, shape) = match pdoc {
             Some(p) => ((p.schema)(g).to_value(), p.shape),
-            None => (json!({ "type": "string" }), shape_of(meta.rust_type)),
+            None => (value_schema_of(meta.rust_type), shape_of(meta.rust_type)),
         };
         let value_schema = match shape {
             Shape::Repeated => json!({ "type": "array", "items": schema }),
@@ -487,6 +487,34 @@ fn shape_of(rust_type: &str) -> Shape {
         Shape::Repeated
     } else {
         Shape::Required
+    }
+}
+
+/// The schema of a value named only by its type's text (a bean's field):
+/// integers, floats and `bool` by name (as schemars writes them), any other
+/// type a string, as the request carries it.
+fn value_schema_of(rust_type: &str) -> Value {
+    let t: String = rust_type.chars().filter(|c| !c.is_whitespace()).collect();
+    let mut t = t.as_str();
+    for wrapper in ["Option<", "Vec<"] {
+        if let Some(rest) = t.rsplit("::").next().filter(|last| last.starts_with(wrapper)) {
+            t = rest.strip_prefix(wrapper).and_then(|r| r.strip_suffix('>')).unwrap_or(t);
+        }
+    }
+    let name = t.rsplit("::").next().unwrap_or(t);
+    match name {
+        "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => {
+            let format = if name == "usize" { "uint".to_owned() } else { format!("uint{}", &name[1..]) };
+            json!({ "type": "integer", "format": format, "minimum": 0 })
+        }
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" => {
+            let format = if name == "isize" { "int".to_owned() } else { format!("int{}", &name[1..]) };
+            json!({ "type": "integer", "format": format })
+        }
+        "f32" => json!({ "type": "number", "format": "float" }),
+        "f64" => json!({ "type": "number", "format": "double" }),
+        "bool" => json!({ "type": "boolean" }),
+        _ => json!({ "type": "string" }),
     }
 }
 
