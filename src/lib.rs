@@ -547,9 +547,9 @@ pub mod trace {
 pub use restlight_macros::sub_resource;
 pub use restlight_macros::BeanParam;
 pub use restlight_macros::{
-    compress, consumes, delete, exception_handler, get, head, interceptor, max_body, no_interceptors, options, patch,
-    path, post, produces, put, request_serializer, response_serializer, scheduled, serializer, skip_interceptor, tag,
-    timeout,
+    compress, consumes, delete, encoded, exception_handler, get, head, interceptor, max_body, no_interceptors, options,
+    patch, path, post, produces, put, request_serializer, response_serializer, scheduled, serializer, skip_interceptor,
+    tag, timeout,
 };
 pub use restlight_macros::{
     delete_mapping, get_mapping, patch_mapping, post_mapping, put_mapping, request_mapping, response_status,
@@ -594,6 +594,7 @@ pub mod test {
 
 /// Everything a service usually needs: `use restlight::prelude::*;`.
 pub mod prelude {
+    pub use crate::encoded;
     pub use crate::intercept::{Intercept, Interceptor};
     pub use crate::{
         compress, consumes, exception_handler, max_body, no_interceptors, produces, request_serializer,

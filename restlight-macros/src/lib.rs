@@ -517,6 +517,12 @@ async fn hello() -> &'static str { "hello" }
 
 let client = Restlight::new().mock().unwrap();
 assert_eq!(client.get("/hello").send_blocking().text(), "hello");"#;
+    encoded => r#"#[restlight::get("/files/{name}")]
+#[encoded]
+async fn file(#[path_param] name: String) -> String { name }
+
+let client = Restlight::new().mock().unwrap();
+assert_eq!(client.get("/files/a%20b").send_blocking().text(), "a%20b");"#;
     tag => r#"#[restlight::get("/hello")]
 #[tag("greetings")]
 async fn hello() -> &'static str { "hello" }
