@@ -9,8 +9,8 @@ use http::HeaderMap;
 use restlight_grammar::condition::Condition;
 
 /// The conditions of a route: every one must hold for the route to match.
-/// Empty (the default) for routes without conditions, which cost nothing
-/// per request.
+/// Empty (the default) for routes without conditions: only template
+/// groups that hold a conditional route check them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Conditions {
     params: Vec<Condition<'static>>,
