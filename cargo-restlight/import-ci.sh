@@ -30,6 +30,9 @@ cases=(
     "$contracts/petstore-3.0.yaml jaxrs"
     "$contracts/library-3.1.json jaxrs"
     "$contracts/library-3.1.json spring"
+    "$contracts/petstore-3.1.yaml jaxrs"
+    "$contracts/fleet-jaxrs.yaml jaxrs"
+    "$contracts/orders-spring.json spring"
     "$root/examples/openapi/users.json jaxrs"
 )
 for case in "${cases[@]}"; do
@@ -37,6 +40,10 @@ for case in "${cases[@]}"; do
     base="$(basename "$spec")"
     name="${base%.*}"
     name="${name//./-}-$style"
+    # `import-ci.sh NAME..` checks only the contracts named (`fleet-jaxrs`).
+    if [ $# -gt 0 ] && [[ " $* " != *" ${base%.*} "* ]]; then
+        continue
+    fi
     say "cargo restlight import $base --style $style"
     "$tool" restlight import "$spec" --style "$style" --out "$work/$name" --name "$name" 2>"$work/$name.warnings"
     cat "$work/$name.warnings"
@@ -56,4 +63,4 @@ for case in "${cases[@]}"; do
         exit 1
     fi
 done
-say "cargo restlight import: ${#cases[@]} contracts round-trip (took $((SECONDS - start))s)"
+say "cargo restlight import: the contracts round-trip (took $((SECONDS - start))s)"

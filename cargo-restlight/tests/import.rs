@@ -54,8 +54,9 @@ fn a_yaml_3_0_contract_becomes_resources_types_and_tests() {
     for expected in [
         // The tag every operation shares, on the block.
         "#[restlight::path(\"/pet\")]\n#[tag(\"pet\")]\nimpl PetResource {",
-        // 201 is `Created<T>`, the JSON media types only (XML has no codec).
-        "    #[post]\n    #[produces(\"application/json\")]\n    #[consumes(\"application/json\")]\n    async fn add_pet(\n        &self,\n        body: Pet,\n    ) -> Result<Created<Pet>, HttpError> {\n        Err(not_implemented(\"addPet\"))",
+        // 201 is `Created<T>`, the JSON media types only (XML has no codec),
+        // the documented 405 the error type's.
+        "    #[post]\n    #[produces(\"application/json\")]\n    #[consumes(\"application/json\")]\n    async fn add_pet(\n        &self,\n        body: Pet,\n    ) -> Result<Created<Pet>, Error405> {\n        Err(not_implemented(\"addPet\").into())",
         // A path-level `$ref`'d parameter, a header, 204.
         "    #[delete]\n    #[path(\"/{petId}\")]\n    async fn delete_pet(\n        &self,\n        #[path_param(\"petId\")]\n        pet_id: i64,\n        #[header_param(\"api_key\")]\n        api_key: Option<String>,\n    ) -> Result<NoContent, HttpError> {",
         // A default, an enum, an optional int32, a list.
@@ -68,6 +69,16 @@ fn a_yaml_3_0_contract_becomes_resources_types_and_tests() {
     ] {
         assert!(pet.contains(expected), "missing\n{expected}\nin\n{pet}");
     }
+    // The documented error statuses: a type per set, listing them for the served document.
+    let errors = read(&dir, "src/errors.rs");
+    for expected in [
+        "pub struct Error404(pub HttpError);",
+        "impl ErrorStatuses for Error404 {\n    const STATUSES: &'static [StatusCode] = &[StatusCode::NOT_FOUND];\n}",
+        "impl From<HttpError> for Error405 {",
+    ] {
+        assert!(errors.contains(expected), "missing\n{expected}\nin\n{errors}");
+    }
+    assert!(pet.contains(") -> Result<Pet, Error404> {"), "{pet}");
     let store = read(&dir, "src/store.rs");
     assert!(store.contains("Result<std::collections::BTreeMap<String, i32>, HttpError>"), "{store}");
 
@@ -167,6 +178,93 @@ fn the_spring_style_writes_controllers() {
     ] {
         assert!(books.contains(expected), "missing\n{expected}\nin\n{books}");
     }
+}
+
+#[test]
+fn smallrye_matrix_parameters_become_matrix_params() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = run(tmp.path(), &["import", &contract("fleet-jaxrs.yaml"), "--out", "fleet"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let dir = tmp.path().join("fleet");
+    let cars = read(&dir, "src/cars.rs");
+    for expected in [
+        // `/cars/search{search}`: the variable is the segment's matrix parameters.
+        "    #[get]\n    #[path(\"/search\")]",
+        "#[header_param(\"X-Tenant\")]\n        x_tenant: String,",
+        "#[matrix_param(\"color\")]\n        color: Option<String>,\n        #[matrix_param(\"year\")]\n        #[default_value(\"2020\")]\n        year: i32,",
+        "    #[path(\"/{vin}/options\")]",
+        "#[matrix_param(\"trim\")]\n        trim: String,",
+        "#[header_param(\"If-Match\")]\n        if_match: String,",
+        "#[path(\"/{vin: [A-HJ-NPR-Z0-9]{17}}\")]",
+    ] {
+        assert!(cars.contains(expected), "missing\n{expected}\nin\n{cars}");
+    }
+    // The test sends a required matrix parameter on the last segment.
+    let tests = read(&dir, "tests/routes.rs");
+    assert!(tests.contains(".get(\"/cars/text/options;trim=text\")"), "{tests}");
+    let warnings = stderr(&out);
+    assert!(
+        warnings.contains("warning: #/paths/~1cars~1search{search}/get/parameters/2: matrix parameters are read with `#[matrix_param]`; the served document names them in the operation's description"),
+        "{warnings}"
+    );
+    // Spring style: `#[matrix_variable]`.
+    let out = run(tmp.path(), &["import", &contract("fleet-jaxrs.yaml"), "--out", "fleet-spring", "--style", "spring"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let cars = read(&tmp.path().join("fleet-spring"), "src/cars.rs");
+    assert!(cars.contains("#[matrix_variable(name = \"color\", required = false)]"), "{cars}");
+}
+
+#[test]
+fn springdoc_params_conditions_become_params() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = run(tmp.path(), &["import", &contract("orders-spring.json"), "--out", "orders", "--style", "spring"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let orders = read(&tmp.path().join("orders"), "src/order_controller.rs");
+    for expected in [
+        // springdoc's tag is the controller's name: no `ControllerController`.
+        "impl OrderController {",
+        // A required query parameter with one allowed value is a `params` condition, and read.
+        "#[get_mapping(path = \"/{id}\", produces = \"application/json\", params = \"version=2\")]",
+        "#[request_param(name = \"version\")]\n        version: GetV2Version,",
+        "#[get_mapping(path = \"/export\", produces = \"text/csv\", params = \"format=csv\")]",
+        // springdoc's `*/*` (no `produces`) is JSON.
+        "#[post_mapping(produces = \"application/json\", consumes = \"application/json\")]",
+        "#[request_header(name = \"X-Tenant\", required = false)]",
+    ] {
+        assert!(orders.contains(expected), "missing\n{expected}\nin\n{orders}");
+    }
+    let warnings = stderr(&out);
+    assert!(
+        warnings.contains(
+            "warning: #/paths/~1api~1orders/post/responses/201/content/*~1*: `*/*` is produced as `application/json`"
+        ),
+        "{warnings}"
+    );
+    // The JAX-RS style reads the parameter; it has no `params` conditions.
+    let out = run(tmp.path(), &["import", &contract("orders-spring.json"), "--out", "orders-jaxrs"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let orders = read(&tmp.path().join("orders-jaxrs"), "src/order_controller.rs");
+    assert!(!orders.contains("params ="), "{orders}");
+}
+
+#[test]
+fn the_3_1_pet_store_reads_examples_and_warns_about_webhooks() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = run(tmp.path(), &["import", &contract("petstore-3.1.yaml"), "--out", "pets"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let dir = tmp.path().join("pets");
+    let model = read(&dir, "src/model.rs");
+    assert!(model.contains("    pub nickname: Option<String>,"), "{model}");
+    let tests = read(&dir, "tests/routes.rs");
+    assert!(
+        tests.contains(".json(&json!({\"name\":\"doggie\",\"photoUrls\":[]}))"),
+        "`examples` give the sample: {tests}"
+    );
+    let warnings = stderr(&out);
+    assert!(
+        warnings.contains("warning: #/webhooks: webhooks are requests the service sends, not routes: not generated"),
+        "{warnings}"
+    );
 }
 
 #[test]

@@ -1,9 +1,14 @@
 //! The contract against the document the generated service serves: the
 //! same operations (method and path), the same parameters (name, location,
-//! requiredness, default), the same success statuses, the same media
-//! types and, where the contract tags an operation, the same tags.
-//! Everything else (descriptions, schemas' `$ref` names, error responses,
-//! ordering) is not compared.
+//! requiredness, default), the same success statuses, every error status
+//! of the contract (the service may document more: the framework's 400,
+//! 406, 415, 500..), the same media types and, where the contract tags an
+//! operation, the same tags. Matrix parameters are compared by name and
+//! requiredness, whether a `style: matrix` path parameter declares them
+//! (`/cars{carsMatrix}`, as SmallRye writes them) or the operation's
+//! description names them (as Restlight does). Everything else
+//! (descriptions, schemas, `$ref` names, error bodies, ordering) is not
+//! compared.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -18,9 +23,30 @@ struct Summary {
     /// (name, location) to (required, default as text).
     params: BTreeMap<(String, String), (bool, Option<String>)>,
     success: BTreeSet<String>,
+    errors: BTreeSet<String>,
     produces: BTreeSet<String>,
     consumes: BTreeSet<String>,
     tags: BTreeSet<String>,
+    /// Matrix parameters declared as a `style: matrix` path parameter
+    /// (`true`) or named in the description, as Restlight documents them.
+    matrix_in_path: bool,
+}
+
+/// The description's sentence that names the matrix parameters, as
+/// Restlight writes it.
+const MATRIX_SENTENCE: &str = "Matrix parameters of the last path segment (`;name=value`): ";
+
+/// The matrix parameters an operation's description names: (name, required).
+fn described_matrix(op: &Value) -> Vec<(String, bool)> {
+    let Some(text) = op.get("description").and_then(Value::as_str) else { return Vec::new() };
+    let Some((_, list)) = text.split_once(MATRIX_SENTENCE) else { return Vec::new() };
+    let list = list.split(".\n").next().unwrap_or(list).trim_end_matches('.');
+    list.split(", ")
+        .filter_map(|item| {
+            let name = item.strip_prefix('`')?.split('`').next()?;
+            Some((name.to_owned(), item.ends_with("(required)")))
+        })
+        .collect()
 }
 
 /// One way the service's document differs from the contract.
@@ -53,11 +79,32 @@ fn operations(doc: &Value) -> BTreeMap<String, Summary> {
             }
             let mut s = Summary::default();
             let mut params = BTreeMap::new();
+            let mut norm = norm.to_owned();
             for list in [item.get("parameters"), op.get("parameters")].into_iter().flatten() {
                 for p in list.as_array().into_iter().flatten() {
                     let p = resolve(doc, p);
                     let name = p.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
                     let loc = p.get("in").and_then(Value::as_str).unwrap_or_default().to_owned();
+                    if loc == "path" && p.get("style").and_then(Value::as_str) == Some("matrix") {
+                        // `/cars{carsMatrix}`: the variable carries the segment's matrix parameters.
+                        s.matrix_in_path = true;
+                        norm = norm.replace(&format!("{{{name}}}"), "");
+                        let schema = resolve(doc, p.get("schema").unwrap_or(&Value::Null));
+                        let required: Vec<&Value> =
+                            schema.get("required").and_then(Value::as_array).into_iter().flatten().collect();
+                        match schema.get("properties").and_then(Value::as_object) {
+                            Some(props) => {
+                                for prop in props.keys() {
+                                    let r = required.contains(&&Value::String(prop.clone()));
+                                    params.insert((prop.clone(), "matrix".to_owned()), (r, None));
+                                }
+                            }
+                            None => {
+                                params.insert((name, "matrix".to_owned()), (false, None));
+                            }
+                        }
+                        continue;
+                    }
                     let required = p.get("required") == Some(&Value::Bool(true));
                     let schema = p.get("schema").unwrap_or(&Value::Null);
                     let default =
@@ -67,6 +114,9 @@ fn operations(doc: &Value) -> BTreeMap<String, Summary> {
                         });
                     params.insert((name, loc), (required, default));
                 }
+            }
+            for (name, required) in described_matrix(op) {
+                params.insert((name, "matrix".to_owned()), (required, None));
             }
             s.params = params;
             s.tags = op
@@ -88,6 +138,9 @@ fn operations(doc: &Value) -> BTreeMap<String, Summary> {
                     .collect();
             }
             for (status, response) in op.get("responses").and_then(Value::as_object).into_iter().flatten() {
+                if status.starts_with('4') || status.starts_with('5') {
+                    s.errors.insert(status.clone());
+                }
                 if status.starts_with('2') {
                     s.success.insert(status.clone());
                     let response = resolve(doc, response);
@@ -128,6 +181,14 @@ pub fn compare(contract: &Value, served: &Value) -> Vec<Difference> {
             continue;
         };
         let names = |s: &Summary| s.params.keys().cloned().collect::<BTreeSet<_>>();
+        let matrix = |s: &Summary| s.params.keys().filter(|(_, l)| l == "matrix").count();
+        if x.matrix_in_path && !y.matrix_in_path && matrix(y) > 0 {
+            add(
+                key,
+                "the matrix parameters are named in the description, not declared as a `style: matrix` path parameter"
+                    .into(),
+            );
+        }
         let (missing, extra) = set_diff(&names(x), &names(y));
         for (n, l) in missing {
             add(key, format!("the {l} parameter `{n}` is not read"));
@@ -159,6 +220,10 @@ pub fn compare(contract: &Value, served: &Value) -> Vec<Difference> {
                 }
             }
         }
+        let missing: Vec<String> = x.errors.difference(&y.errors).cloned().collect();
+        if !missing.is_empty() {
+            add(key, format!("error status {} in the contract, not in the service", list(&missing)));
+        }
         for (label, p, q) in [
             ("success status", &x.success, &y.success),
             ("response media type", &x.produces, &y.produces),
@@ -176,6 +241,17 @@ pub fn compare(contract: &Value, served: &Value) -> Vec<Difference> {
     }
     for key in b.keys().filter(|k| !a.contains_key(*k)) {
         add(key, "served, not in the contract".into());
+    }
+    // What the document holds besides its operations.
+    for (section, pointer_path, what) in
+        [("webhooks", "/webhooks", "webhook"), ("securitySchemes", "/components/securitySchemes", "security scheme")]
+    {
+        let names = |doc: &Value| -> BTreeSet<String> {
+            doc.pointer(pointer_path).and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k.clone()).collect()
+        };
+        for name in names(contract).difference(&names(served)) {
+            add(section, format!("{what} `{name}` in the contract, not in the service"));
+        }
     }
     out
 }
@@ -204,11 +280,45 @@ mod tests {
             [
                 "GET /pets/{id}: the query parameter `limit` is optional in the contract, required in the service",
                 "GET /pets/{id}: the query parameter `limit` has no default in the contract, the default `10` in the service",
+                "GET /pets/{id}: error status 404 in the contract, not in the service",
                 "GET /pets/{id}: success status 200 in the contract, not in the service",
                 "GET /pets/{id}: success status 201 in the service, not in the contract",
                 "GET /pets/{id}: response media type application/json in the contract, not in the service",
                 "GET /pets/{id}: response media type text/plain in the service, not in the contract",
                 "POST /extra: served, not in the contract",
+            ]
+        );
+    }
+
+    #[test]
+    fn matrix_parameters_and_error_statuses_are_compared() {
+        // SmallRye's form: a path variable with `style: matrix` carrying an object.
+        let contract = json!({"paths": {"/cars/search{search}": {"get": {
+            "parameters": [{"name": "search", "in": "path", "required": true, "style": "matrix",
+                "schema": {"type": "object", "required": ["year"],
+                           "properties": {"color": {"type": "string"}, "year": {"type": "integer"}}}}],
+            "responses": {"200": {}, "404": {}, "409": {}}}}}});
+        // Restlight's form: the description names them.
+        let served = json!({"paths": {"/cars/search": {"get": {
+            "description": "Matrix parameters of the last path segment (`;name=value`): `color`, `year` (required).",
+            "responses": {"200": {}, "400": {}, "404": {}, "500": {}}}}}});
+        let found: Vec<String> = compare(&contract, &served).iter().map(ToString::to_string).collect();
+        assert_eq!(
+            found,
+            [
+                "GET /cars/search: the matrix parameters are named in the description, not declared as a `style: matrix` path parameter",
+                "GET /cars/search: error status 409 in the contract, not in the service",
+            ]
+        );
+        let served = json!({"paths": {"/cars/search": {"get": {
+            "description": "Matrix parameters of the last path segment (`;name=value`): `color`.",
+            "responses": {"200": {}, "404": {}, "409": {}}}}}});
+        let found: Vec<String> = compare(&contract, &served).iter().map(ToString::to_string).collect();
+        assert_eq!(
+            found,
+            [
+                "GET /cars/search: the matrix parameters are named in the description, not declared as a `style: matrix` path parameter",
+                "GET /cars/search: the matrix parameter `year` is not read",
             ]
         );
     }

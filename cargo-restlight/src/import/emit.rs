@@ -7,7 +7,7 @@ use std::fmt::Write;
 use serde_json::Value;
 
 use super::names::{lit, pascal, snake};
-use super::ops::{Body, Location, Operation, Param};
+use super::ops::{errors_type, status_const, Body, Location, Operation, Param};
 use super::schema::doc_comment;
 use super::{Style, Warnings};
 
@@ -32,7 +32,7 @@ pub fn resources<'o>(ops: &'o [Operation], style: Style, w: &mut Warnings) -> Ve
     for op in ops {
         groups.entry(op.group.as_str()).or_default().push(op);
     }
-    let mut modules = vec!["model".to_owned(), "main".to_owned(), "lib".to_owned()];
+    let mut modules = vec!["model".to_owned(), "errors".to_owned(), "main".to_owned(), "lib".to_owned()];
     groups
         .into_iter()
         .map(|(group, ops)| {
@@ -48,7 +48,12 @@ pub fn resources<'o>(ops: &'o [Operation], style: Style, w: &mut Warnings) -> Ve
             }
             let base = common_base(&ops);
             let suffix = if style == Style::Spring { "Controller" } else { "Resource" };
-            Resource { name: format!("{}{suffix}", pascal(group)), module, base, ops, style }
+            // springdoc's tags are the controllers' names (`order-controller`).
+            let mut name = pascal(group);
+            if !name.ends_with(suffix) {
+                name.push_str(suffix);
+            }
+            Resource { name, module, base, ops, style }
         })
         .collect()
 }
@@ -74,6 +79,10 @@ fn sub_path(base: &str, op: &Operation) -> String {
         out.push_str(&rest[..open]);
         let Some(close) = rest[open..].find('}') else { break };
         let var = &rest[open + 1..open + close];
+        if op.matrix_vars.iter().any(|m| m == var) {
+            rest = &rest[open + close + 1..];
+            continue;
+        }
         match op
             .params
             .iter()
@@ -110,7 +119,7 @@ pub fn resource_file(r: &Resource<'_>, title: &str) -> String {
         "//!\n//! Each handler answers 501 with a problem naming its operation until its body is written.\n\n",
     );
     out.push_str("// The parameters are unused until the bodies are written.\n#![allow(unused_variables, clippy::too_many_arguments)]\n\n");
-    out.push_str("#[allow(unused_imports)]\nuse crate::model::*;\nuse crate::not_implemented;\n#[allow(unused_imports)]\nuse restlight::prelude::*;\n\n");
+    out.push_str("#[allow(unused_imports)]\nuse crate::errors::*;\n#[allow(unused_imports)]\nuse crate::model::*;\nuse crate::not_implemented;\n#[allow(unused_imports)]\nuse restlight::prelude::*;\n\n");
     let _ = writeln!(out, "/// The `{}` operations.", r.ops[0].group.replace('`', "'"));
     let _ = writeln!(out, "#[derive(Debug, Default)]\npub struct {};\n", r.name);
     match r.style {
@@ -172,6 +181,12 @@ fn handler(out: &mut String, r: &Resource<'_>, op: &Operation, own_tags: bool) {
                     _ => args.push(format!("{key} = [{}]", media_list(list))),
                 }
             }
+            let conditions: Vec<String> = op.params.iter().filter_map(|p| p.condition.clone()).collect();
+            match conditions.len() {
+                0 => {}
+                1 => args.push(format!("params = {}", lit(&conditions[0]))),
+                _ => args.push(format!("params = [{}]", media_list(&conditions))),
+            }
             let method = if matches!(op.method.as_str(), "head" | "options") {
                 // Spring has no @HeadMapping: a request mapping with that method.
                 args.push(format!("method = {}", op.method.to_ascii_uppercase()));
@@ -213,8 +228,9 @@ fn handler(out: &mut String, r: &Resource<'_>, op: &Operation, own_tags: bool) {
             }
         }
     }
-    let _ = writeln!(out, "    ) -> Result<{}, HttpError> {{", op.returns.ty);
-    let _ = writeln!(out, "        Err(not_implemented({}))", lit(&op.id));
+    let _ = writeln!(out, "    ) -> Result<{}, {}> {{", op.returns.ty, errors_type(&op.returns.errors));
+    let into = if op.returns.errors.is_empty() { "" } else { ".into()" };
+    let _ = writeln!(out, "        Err(not_implemented({}){into})", lit(&op.id));
     out.push_str("    }\n");
 }
 
@@ -229,6 +245,7 @@ fn param(out: &mut String, style: Style, p: &Param, ident: &str) {
                 Location::Header => "header_param",
                 Location::Cookie => "cookie_param",
                 Location::Form => "form_param",
+                Location::Matrix => "matrix_param",
             };
             let _ = writeln!(out, "        #[{attr}({name})]");
             if let Some(d) = &p.default {
@@ -245,6 +262,7 @@ fn param(out: &mut String, style: Style, p: &Param, ident: &str) {
                 Location::Query | Location::Form => "request_param",
                 Location::Header => "request_header",
                 Location::Cookie => "cookie_value",
+                Location::Matrix => "matrix_variable",
             };
             let mut args = vec![format!("name = {name}")];
             if optional {
@@ -299,12 +317,21 @@ pub fn tests_file(crate_name: &str, ops: &[Operation]) -> String {
             path.push_str(&rest[..open]);
             let close = rest[open..].find('}').map_or(rest.len(), |c| open + c);
             let var = &rest[open + 1..close.min(rest.len())];
+            if op.matrix_vars.iter().any(|m| m == var) {
+                rest = rest.get(close + 1..).unwrap_or("");
+                continue;
+            }
             let sample =
                 op.params.iter().find(|p| p.location == Location::Path && p.name == var).and_then(|p| p.sample.clone());
             path.push_str(&encode(&sample.unwrap_or_else(|| "1".into())));
             rest = rest.get(close + 1..).unwrap_or("");
         }
         path.push_str(rest);
+        for p in op.params.iter().filter(|p| p.location == Location::Matrix) {
+            if let Some(sample) = &p.sample {
+                let _ = write!(path, ";{}={}", encode(&p.name), encode(sample));
+            }
+        }
         let query: Vec<String> = op
             .params
             .iter()
@@ -398,7 +425,7 @@ pub fn lib_file(title: &str, version: &str, spec: &str, resources: &[Resource<'_
         "//! {title} {version}: the service of the contract `{spec}`, generated by\n\
          //! `cargo restlight import`. Each module holds the operations of one tag; their\n\
          //! handlers answer 501 until their bodies are written.\n\n\
-         pub mod model;\n",
+         pub mod errors;\npub mod model;\n",
         title = title.replace('`', "'"),
         spec = spec.replace('`', "'"),
     );
@@ -422,6 +449,38 @@ pub fn lib_file(title: &str, version: &str, spec: &str, resources: &[Resource<'_
         title = lit(title),
         version = lit(version),
     );
+    out
+}
+
+/// `src/errors.rs`: an error type per set of error statuses the contract
+/// documents for an operation, each a problem detail (`HttpError`) whose
+/// [`ErrorStatuses`] put those statuses in the served document.
+pub fn errors_file(ops: &[Operation]) -> String {
+    let mut sets: Vec<&[u16]> = ops.iter().map(|op| op.returns.errors.as_slice()).filter(|e| !e.is_empty()).collect();
+    sets.sort_unstable();
+    sets.dedup();
+    let mut out = String::from(
+        "//! The error types of the handlers: each is a problem detail whose\n\
+         //! `ErrorStatuses` are the error statuses the contract documents for its\n\
+         //! operations, so that the served document lists them too.\n\n\
+         #[allow(unused_imports)]\nuse restlight::openapi::ErrorStatuses;\n#[allow(unused_imports)]\nuse restlight::prelude::*;\n",
+    );
+    for set in sets {
+        let name = errors_type(set);
+        let list: Vec<String> = set.iter().map(u16::to_string).collect();
+        let consts: Vec<String> =
+            set.iter().filter_map(|s| status_const(*s)).map(|c| format!("StatusCode::{c}")).collect();
+        let _ = write!(
+            out,
+            "\n/// A problem detail; the contract documents the statuses {list}.\n\
+             #[derive(Debug)]\npub struct {name}(pub HttpError);\n\n\
+             impl From<HttpError> for {name} {{\n    fn from(e: HttpError) -> Self {{\n        Self(e)\n    }}\n}}\n\n\
+             impl IntoResponse for {name} {{\n    fn into_response(self) -> Response {{\n        self.0.into_response()\n    }}\n}}\n\n\
+             impl ErrorStatuses for {name} {{\n    const STATUSES: &'static [StatusCode] = &[{consts}];\n}}\n",
+            list = list.join(", "),
+            consts = consts.join(", "),
+        );
+    }
     out
 }
 

@@ -21,10 +21,13 @@
 //! | an operation | an `async fn` named after `operationId` (else method and path) with `#[get]`.. (`#[get_mapping]`..), `#[path]`, `#[produces]`, `#[consumes]`; `summary` and `description` its doc comment, `deprecated` `#[deprecated]` |
 //! | `{id}` with a `pattern` | `{id: regex}` (anchors dropped: the router matches whole segments) |
 //! | parameters `in: path/query/header/cookie` (path-level ones and `$ref`s included) | `#[path_param("id")]`, `#[query_param]`, `#[header_param]`, `#[cookie_param]` (`#[path_variable]`, `#[request_param]`, `#[request_header]`, `#[cookie_value]`) |
+//! | a path parameter with `style: matrix`: SmallRye's `/cars/search{search}` (an object, a property per matrix parameter) or swagger-core's (one value) | `#[matrix_param("color")]` per matrix parameter (`#[matrix_variable]`), the variable left out of the path; the served document names them in the description (a warning) |
 //! | required / optional / `default` / `type: array` | `T` / `Option<T>` / `T` with `#[default_value]` / `Vec<T>` |
+//! | a required query parameter that allows one value (`enum: ["2"]`, how springdoc renders `params = "version=2"`) | with `--style spring`, also `params = "version=2"` on the mapping |
 //! | `requestBody` (JSON, `+json`, `text/*`, octet-stream, multipart) | the entity: the schema's type (`Option<T>` when not required), `String`, `Vec<u8>`, `Multipart` |
 //! | an `application/x-www-form-urlencoded` body | a `#[form_param]` per property |
-//! | the lowest 2xx response: 200 / 201 / 204 | `Result<T, HttpError>` / `Result<Created<T>, HttpError>` / `Result<NoContent, HttpError>` |
+//! | the lowest 2xx response: 200 / 201 / 204 | `Result<T, E>` / `Result<Created<T>, E>` / `Result<NoContent, E>` |
+//! | the 4xx and 5xx responses | `E`: `HttpError` when there are none, else `Error404`, `Error400Or404`.. in `src/errors.rs`, a problem detail whose `ErrorStatuses` list them |
 //! | other or no 2xx, 200 or 201 without a body | `Result<Response, HttpError>`, documented as any status (a warning) |
 //! | `type: object` with `properties` | a struct: required fields `T`, others `Option<T>` skipped when `None`, renamed with `#[serde(rename)]` |
 //! | `nullable: true`, `type: [T, "null"]`, `oneOf: [T, {type: null}]` | `Option<T>` |
@@ -35,15 +38,16 @@
 //! | `format`: `int32`, `int64`, `uint64`.., `float`, `double`, `binary` | `i32`, `i64`, `u64`.., `f32`, `f64`, `Vec<u8>`; `date-time`, `uuid`.. are `String` |
 //!
 //! Warnings, each with the JSON pointer: media types without a codec
-//! (XML), parameter `style`s other than the default (`matrix`, `label`,
+//! (XML), parameter `style`s other than the default (`label`,
 //! `spaceDelimited`..) and `explode: false`, `content` parameters,
 //! objects in parameters, `Accept` and `Content-Type` header parameters
 //! (the framework negotiates), a required list (a `Vec` is never
 //! required), non-string enums, `const`, `not`, `discriminator`,
 //! `patternProperties`, `prefixItems`, a second success status,
-//! callbacks, TRACE operations and security schemes (an interceptor's
-//! job). Error responses are answered as problem details and documented
-//! as `default`, not status by status.
+//! callbacks, webhooks, TRACE operations, security schemes (an
+//! interceptor's job), status ranges (`4XX`) and error statuses without a
+//! `StatusCode` constant. Error responses are answered as problem details,
+//! whatever body the contract describes for them.
 //!
 //! The document is read into a `serde_json::Value` ([`load`]) so that one
 //! code path reads both versions; [`schema`] turns its schemas into Rust
@@ -202,6 +206,9 @@ pub fn files(
     types.define_components(&mut w);
     let operations = ops::read(doc, &mut types, &mut w);
     let resources = emit::resources(&operations, style, &mut w);
+    if doc.get("webhooks").and_then(Value::as_object).is_some_and(|h| !h.is_empty()) {
+        w.add("#/webhooks", "webhooks are requests the service sends, not routes: not generated");
+    }
     if let Some(note) = ops::security_note(doc) {
         w.add("#/components/securitySchemes", note);
     }
@@ -218,6 +225,7 @@ pub fn files(
         files.push((format!("src/{}.rs", r.module), emit::resource_file(r, title)));
     }
     files.push(("src/model.rs".to_owned(), types.render()));
+    files.push(("src/errors.rs".to_owned(), emit::errors_file(&operations)));
     let imported = Imported {
         dir: PathBuf::new(),
         name: crate_name.to_owned(),

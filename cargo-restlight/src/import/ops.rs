@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::names::{pascal, snake};
-use super::params::{parameter, scalar_param};
+use super::params::{matrix_params, parameter, scalar_param};
 use super::schema::{description, pointer, Types};
 use super::{escape_pointer, Warnings};
 
@@ -24,6 +24,8 @@ pub enum Location {
     Cookie,
     /// A field of an `application/x-www-form-urlencoded` body.
     Form,
+    /// A matrix parameter of the last path segment (`;name=value`).
+    Matrix,
 }
 
 /// One parameter of a handler.
@@ -43,6 +45,9 @@ pub struct Param {
     pub pattern: Option<String>,
     /// A value the generated test sends, when the parameter is required.
     pub sample: Option<String>,
+    /// A Spring `params = "name=value"` condition: a required query
+    /// parameter whose schema allows one value.
+    pub condition: Option<String>,
 }
 
 /// What the request's body is read as.
@@ -61,6 +66,67 @@ pub struct Returns {
     pub ty: String,
     /// The status it documents, if one.
     pub status: Option<u16>,
+    /// The error statuses (4xx, 5xx) the contract documents, ascending:
+    /// the handler's error type lists them ([`errors_type`]).
+    pub errors: Vec<u16>,
+}
+
+/// The name of the error type that documents `errors`: `HttpError` when
+/// there are none, else `Error404`, `Error400Or404`.
+#[must_use]
+pub fn errors_type(errors: &[u16]) -> String {
+    if errors.is_empty() {
+        return "HttpError".into();
+    }
+    let list: Vec<String> = errors.iter().map(u16::to_string).collect();
+    format!("Error{}", list.join("Or"))
+}
+
+/// The `http::StatusCode` constant of an error status, if it has one.
+#[must_use]
+pub fn status_const(status: u16) -> Option<&'static str> {
+    Some(match status {
+        400 => "BAD_REQUEST",
+        401 => "UNAUTHORIZED",
+        402 => "PAYMENT_REQUIRED",
+        403 => "FORBIDDEN",
+        404 => "NOT_FOUND",
+        405 => "METHOD_NOT_ALLOWED",
+        406 => "NOT_ACCEPTABLE",
+        407 => "PROXY_AUTHENTICATION_REQUIRED",
+        408 => "REQUEST_TIMEOUT",
+        409 => "CONFLICT",
+        410 => "GONE",
+        411 => "LENGTH_REQUIRED",
+        412 => "PRECONDITION_FAILED",
+        413 => "PAYLOAD_TOO_LARGE",
+        414 => "URI_TOO_LONG",
+        415 => "UNSUPPORTED_MEDIA_TYPE",
+        416 => "RANGE_NOT_SATISFIABLE",
+        417 => "EXPECTATION_FAILED",
+        418 => "IM_A_TEAPOT",
+        421 => "MISDIRECTED_REQUEST",
+        422 => "UNPROCESSABLE_ENTITY",
+        423 => "LOCKED",
+        424 => "FAILED_DEPENDENCY",
+        426 => "UPGRADE_REQUIRED",
+        428 => "PRECONDITION_REQUIRED",
+        429 => "TOO_MANY_REQUESTS",
+        431 => "REQUEST_HEADER_FIELDS_TOO_LARGE",
+        451 => "UNAVAILABLE_FOR_LEGAL_REASONS",
+        500 => "INTERNAL_SERVER_ERROR",
+        501 => "NOT_IMPLEMENTED",
+        502 => "BAD_GATEWAY",
+        503 => "SERVICE_UNAVAILABLE",
+        504 => "GATEWAY_TIMEOUT",
+        505 => "HTTP_VERSION_NOT_SUPPORTED",
+        506 => "VARIANT_ALSO_NEGOTIATES",
+        507 => "INSUFFICIENT_STORAGE",
+        508 => "LOOP_DETECTED",
+        510 => "NOT_EXTENDED",
+        511 => "NETWORK_AUTHENTICATION_REQUIRED",
+        _ => return None,
+    })
 }
 
 /// One operation.
@@ -82,8 +148,11 @@ pub struct Operation {
     pub doc: Option<String>,
     /// `deprecated: true`.
     pub deprecated: bool,
-    /// Path, query, header, cookie and form parameters.
+    /// Path, query, header, cookie, matrix and form parameters.
     pub params: Vec<Param>,
+    /// The template variables that carry matrix parameters (`/cars{carsMatrix}`),
+    /// left out of the route's path.
+    pub matrix_vars: Vec<String>,
     /// The entity, if any.
     pub body: Option<Body>,
     /// `#[consumes]`.
@@ -156,8 +225,8 @@ fn operation<'d>(
 ) -> Operation {
     let id = op.get("operationId").and_then(Value::as_str).map_or_else(
         || {
-            let words: Vec<&str> =
-                path.split('/').filter(|s| !s.is_empty()).map(|s| s.trim_matches(['{', '}'])).collect();
+            // Every run of other characters (`/`, `{`, `}`, `;`, `.`) is one `_`.
+            let words: Vec<&str> = path.split(|c: char| !c.is_ascii_alphanumeric()).filter(|s| !s.is_empty()).collect();
             format!("{method}_{}", words.join("_"))
         },
         str::to_owned,
@@ -191,13 +260,22 @@ fn operation<'d>(
         }
     }
     let mut params = Vec::new();
+    let mut matrix_vars = Vec::new();
     for (p_ptr, p) in &declared {
-        if let Some(param) = parameter(types, p, p_ptr, &hint, w) {
+        let in_path = p.get("in").and_then(Value::as_str) == Some("path");
+        if in_path && p.get("style").and_then(Value::as_str) == Some("matrix") {
+            let var = p.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+            params.extend(matrix_params(types, p, p_ptr, path, &hint, w));
+            matrix_vars.push(var);
+        } else if let Some(param) = parameter(types, p, p_ptr, &hint, w) {
             params.push(param);
         }
     }
     // Template variables without a declaration.
     for var in variables(path) {
+        if matrix_vars.contains(&var) {
+            continue;
+        }
         if !params.iter().any(|p| p.location == Location::Path && p.name == var) {
             w.add(ptr, format!("the path variable `{var}` is not declared as a parameter: read as a string"));
             params.push(Param {
@@ -208,6 +286,7 @@ fn operation<'d>(
                 default: None,
                 pattern: None,
                 sample: Some("text".into()),
+                condition: None,
             });
         }
     }
@@ -320,6 +399,7 @@ fn operation<'d>(
         doc: doc_text,
         deprecated: op.get("deprecated") == Some(&Value::Bool(true)),
         params,
+        matrix_vars,
         body,
         consumes,
         produces,
@@ -350,7 +430,24 @@ fn returns<'d>(
         })
         .collect();
     success.sort_by_key(|(s, _, _)| *s);
-    let any = || Returns { ty: "Response".into(), status: None };
+    // Error statuses: the handler's error type documents each one.
+    let mut errors = Vec::new();
+    for (key, _) in responses.into_iter().flatten() {
+        match key.parse::<u16>() {
+            Ok(s) if (400..600).contains(&s) && status_const(s).is_some() => errors.push(s),
+            Ok(s) if (400..600).contains(&s) => w.add(
+                &format!("{ptr}/responses/{key}"),
+                format!("status {s} has no `StatusCode` constant: documented by the framework's `default` error"),
+            ),
+            Err(_) if key.len() == 3 && (key.starts_with('4') || key.starts_with('5')) => w.add(
+                &format!("{ptr}/responses/{key}"),
+                format!("the status range `{key}` is not documented: list the statuses"),
+            ),
+            _ => {}
+        }
+    }
+    errors.sort_unstable();
+    let any = || Returns { ty: "Response".into(), status: None, errors: errors.clone() };
     let Some((status, key, response)) = success.first().copied() else {
         w.add(
             &format!("{ptr}/responses"),
@@ -369,7 +466,16 @@ fn returns<'d>(
     let mut produces = Vec::new();
     let content = response.get("content").and_then(Value::as_object);
     for (media, _) in content.into_iter().flatten() {
-        if supported(media) && media != "multipart/form-data" && media != "application/x-www-form-urlencoded" {
+        if media == "*/*" {
+            // springdoc's response of a mapping without `produces`.
+            w.add(
+                &format!("{r_ptr}/content/*~1*"),
+                "`*/*` is produced as `application/json`, the framework's default for an entity",
+            );
+            if !produces.iter().any(|m| m == "application/json") {
+                produces.push("application/json".to_owned());
+            }
+        } else if supported(media) && media != "multipart/form-data" && media != "application/x-www-form-urlencoded" {
             produces.push(media.clone());
         } else {
             w.add(
@@ -379,7 +485,8 @@ fn returns<'d>(
         }
     }
     let inner = produces.first().map(|first| {
-        let media = &content.unwrap()[first];
+        let content = content.unwrap();
+        let media = content.get(first).or_else(|| content.get("*/*")).unwrap_or(&Value::Null);
         if first.starts_with("text/") {
             "String".to_owned()
         } else if first == "application/octet-stream" {
@@ -411,9 +518,9 @@ fn returns<'d>(
     let inner =
         inner.map(|t| t.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')).map_or(t.clone(), str::to_owned));
     let returns = match (status, inner) {
-        (200, Some(t)) => Returns { ty: t, status: Some(200) },
-        (201, Some(t)) => Returns { ty: format!("Created<{t}>"), status: Some(201) },
-        (204, None) => Returns { ty: "NoContent".into(), status: Some(204) },
+        (200, Some(t)) => Returns { ty: t, status: Some(200), errors: errors.clone() },
+        (201, Some(t)) => Returns { ty: format!("Created<{t}>"), status: Some(201), errors: errors.clone() },
+        (204, None) => Returns { ty: "NoContent".into(), status: Some(204), errors: errors.clone() },
         (s, _) => {
             w.add(&r_ptr, format!("status {s}{} has no Restlight return type: the handler returns a `Response`, documented as any status", if matches!(s, 200 | 201) { " without a body" } else { "" }));
             any()

@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::names::{pascal, snake};
 use super::ops::{Location, Param};
 use super::schema::{self, Types};
-use super::Warnings;
+use super::{escape_pointer, Warnings};
 
 pub(crate) fn parameter<'d>(
     types: &mut Types<'d>,
@@ -44,6 +44,7 @@ pub(crate) fn parameter<'d>(
         Location::Path => "simple",
         Location::Query | Location::Cookie | Location::Form => "form",
         Location::Header => "simple",
+        Location::Matrix => "matrix",
     };
     if let Some(style) = style.filter(|s| *s != default_style) {
         w.add(&format!("{ptr}/style"), format!("`style: {style}` is read as `{default_style}`"));
@@ -65,7 +66,60 @@ pub(crate) fn parameter<'d>(
             param.sample = Some(example);
         }
     }
+    // springdoc renders a `params = "name=value"` condition as a required
+    // query parameter that allows that one value.
+    if location == Location::Query && required {
+        if let Some([only]) = types.resolve(schema).get("enum").and_then(Value::as_array).map(Vec::as_slice) {
+            param.condition = text(only).map(|v| format!("{name}={v}"));
+        }
+    }
     Some(param)
+}
+
+/// The matrix parameters of a path parameter with `style: matrix`: one per
+/// property of its object schema, as SmallRye writes a JAX-RS resource's
+/// `@MatrixParam`s (`/cars{carsMatrix}`, `explode: true`), or the parameter
+/// itself when its schema is a scalar (as swagger-core writes one).
+pub(crate) fn matrix_params<'d>(
+    types: &mut Types<'d>,
+    p: &'d Value,
+    ptr: &str,
+    path: &str,
+    hint: &str,
+    w: &mut Warnings,
+) -> Vec<Param> {
+    let var = p.get("name").and_then(Value::as_str).unwrap_or_default();
+    let placeholder = format!("{{{var}}}");
+    let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or_default();
+    if path.contains(&placeholder) && !last.ends_with(&placeholder) {
+        w.add(ptr, "matrix parameters of a segment other than the last are read from the last segment");
+    }
+    w.add(
+        ptr,
+        "matrix parameters are read with `#[matrix_param]`; the served document names them in the operation's \
+         description, not as a `style: matrix` path parameter",
+    );
+    if p.get("explode") == Some(&Value::Bool(false)) {
+        w.add(
+            &format!("{ptr}/explode"),
+            "`explode: false` is read as one `;name=value` per parameter (`explode: true`)",
+        );
+    }
+    let schema = p.get("schema").unwrap_or(&Value::Null);
+    let resolved = types.resolve(schema);
+    let Some(props) = resolved.get("properties").and_then(Value::as_object) else {
+        let required = p.get("required") == Some(&Value::Bool(true)) && !path.contains(&placeholder);
+        return vec![scalar_param(types, var, Location::Matrix, schema, required, ptr, hint, w)];
+    };
+    let required: Vec<&str> =
+        resolved.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+    props
+        .iter()
+        .map(|(name, prop)| {
+            let f_ptr = format!("{ptr}/schema/properties/{}", escape_pointer(name));
+            scalar_param(types, name, Location::Matrix, prop, required.contains(&name.as_str()), &f_ptr, hint, w)
+        })
+        .collect()
 }
 
 /// A parameter whose value is one scalar or a list of them.
@@ -132,6 +186,7 @@ pub(crate) fn scalar_param<'d>(
         default: if is_array { None } else { default },
         pattern,
         sample,
+        condition: None,
     }
 }
 
@@ -167,7 +222,8 @@ fn text(v: &Value) -> Option<String> {
 /// A value of the parameter's type (and pattern) for the generated test.
 fn sample_text(types: &Types<'_>, schema: &Value, ty: &str, pattern: Option<&str>) -> String {
     let resolved = types.resolve(schema);
-    if let Some(v) = resolved.get("example").or_else(|| resolved.get("default")).and_then(text) {
+    let first = resolved.get("examples").and_then(Value::as_array).and_then(|e| e.first());
+    if let Some(v) = resolved.get("example").or(first).or_else(|| resolved.get("default")).and_then(text) {
         return v;
     }
     if let Some(first) = resolved.get("enum").and_then(Value::as_array).and_then(|e| e.iter().find_map(Value::as_str)) {

@@ -484,7 +484,9 @@ impl<'d> Types<'d> {
         if depth > 8 {
             return Value::Null;
         }
-        if let Some(v) = schema.get("example").or_else(|| schema.get("default")) {
+        // 3.1 (JSON Schema 2020-12) lists `examples`; 3.0 has one `example`.
+        let first = schema.get("examples").and_then(Value::as_array).and_then(|e| e.first());
+        if let Some(v) = schema.get("example").or(first).or_else(|| schema.get("default")) {
             return v.clone();
         }
         if let Some(first) = schema.get("enum").and_then(Value::as_array).and_then(|e| e.first()) {
