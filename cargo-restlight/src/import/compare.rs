@@ -3,7 +3,8 @@
 //! requiredness, default), the same success statuses, every error status
 //! of the contract (the service may document more: the framework's 400,
 //! 406, 415, 500..), the same media types and, where the contract tags an
-//! operation, the same tags. Matrix parameters are compared by name and
+//! operation, the same tags and callbacks; the contract's webhooks and
+//! security schemes must be in the served document too. Matrix parameters are compared by name and
 //! requiredness, whether a `style: matrix` path parameter declares them
 //! (`/cars{carsMatrix}`, as SmallRye writes them) or the operation's
 //! description names them (as Restlight does). Everything else
@@ -27,6 +28,7 @@ struct Summary {
     produces: BTreeSet<String>,
     consumes: BTreeSet<String>,
     tags: BTreeSet<String>,
+    callbacks: BTreeSet<String>,
     /// Matrix parameters declared as a `style: matrix` path parameter
     /// (`true`) or named in the description, as Restlight documents them.
     matrix_in_path: bool,
@@ -127,6 +129,8 @@ fn operations(doc: &Value) -> BTreeMap<String, Summary> {
                 .filter_map(Value::as_str)
                 .map(str::to_owned)
                 .collect();
+            s.callbacks =
+                op.get("callbacks").and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k.clone()).collect();
             if let Some(rb) = op.get("requestBody") {
                 let rb = resolve(doc, rb);
                 s.consumes = rb
@@ -229,6 +233,7 @@ pub fn compare(contract: &Value, served: &Value) -> Vec<Difference> {
             ("response media type", &x.produces, &y.produces),
             ("request media type", &x.consumes, &y.consumes),
             ("tag", &x.tags, if x.tags.is_empty() { &x.tags } else { &y.tags }),
+            ("callback", &x.callbacks, &y.callbacks),
         ] {
             let (missing, extra) = set_diff(p, q);
             if !missing.is_empty() {
