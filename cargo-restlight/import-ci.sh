@@ -10,6 +10,16 @@
 # listed in cargo-restlight/tests/import/NAME.differences, the ones the
 # import warned it cannot keep; none when there is no such file.
 #
+# With IMPORT_CI_SCHEMATHESIS naming a schemathesis binary (4.x, as
+# scripts/openapi-check.sh installs it: target/openapi-venv/bin/schemathesis),
+# each generated service is then run and Schemathesis sends it requests
+# that follow the contract (`--mode positive`, coverage and fuzzing
+# phases): every response must be the skeleton's 501 naming the
+# contract's operation (cargo-restlight/import_checks.py), so a route,
+# parameter or media type that is not where the contract says fails.
+#
+# `import-ci.sh NAME..` checks only the contracts named (`fleet-jaxrs`).
+#
 # The projects share this workspace's target directory (or
 # CARGO_TARGET_DIR) and start from its Cargo.lock.
 set -euo pipefail
@@ -18,7 +28,9 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
 export CARGO_TERM_COLOR=never NO_COLOR=1
 start=$SECONDS
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+server=
+trap '[ -z "$server" ] || kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
+port="${IMPORT_CI_PORT:-18280}"
 say() { echo "-- $*  (${SECONDS}s)"; }
 
 cargo build -p cargo-restlight --locked --manifest-path "$root/Cargo.toml"
@@ -40,7 +52,6 @@ for case in "${cases[@]}"; do
     base="$(basename "$spec")"
     name="${base%.*}"
     name="${name//./-}-$style"
-    # `import-ci.sh NAME..` checks only the contracts named (`fleet-jaxrs`).
     if [ $# -gt 0 ] && [[ " $* " != *" ${base%.*} "* ]]; then
         continue
     fi
@@ -61,6 +72,26 @@ for case in "${cases[@]}"; do
     if ! diff -u "$expected" "$work/$name.differences"; then
         echo "the document $name serves differs from $base other than expected (above: - expected, + found)"
         exit 1
+    fi
+    if [ -n "${IMPORT_CI_SCHEMATHESIS:-}" ]; then
+        say "schemathesis: $name answers every request of the contract with its operation's 501"
+        port=$((port + 1))
+        RESTLIGHT_SERVER_PORT=$port "$CARGO_TARGET_DIR/debug/$name" >"$work/$name.server.log" 2>&1 &
+        server=$!
+        for _ in $(seq 1 100); do
+            curl -fsS "http://127.0.0.1:$port/openapi.json" >/dev/null 2>&1 && break
+            sleep 0.1
+        done
+        SCHEMATHESIS_HOOKS=import_checks PYTHONPATH="$root/cargo-restlight" "$IMPORT_CI_SCHEMATHESIS" run "$spec" \
+            --url "http://127.0.0.1:$port" \
+            --mode positive \
+            --phases coverage,fuzzing \
+            --checks answered_by_its_handler \
+            --max-examples "${IMPORT_CI_MAX_EXAMPLES:-10}" \
+            --seed 1 \
+            --no-color
+        kill "$server" 2>/dev/null || true
+        server=
     fi
 done
 say "cargo restlight import: the contracts round-trip (took $((SECONDS - start))s)"

@@ -46,6 +46,14 @@ pub fn resources<'o>(ops: &'o [Operation], style: Style, w: &mut Warnings) -> Ve
                 w.add("#/paths", format!("the resource `{group}` reads form fields: written in the JAX-RS style (a Spring controller reads them with a `#[model_attribute]` struct)"));
                 style = Style::Jaxrs;
             }
+            if style == Style::Jaxrs {
+                for op in ops.iter().filter(|o| matches!(&o.body, Some(Body::Entity { ty, .. }) if ty.starts_with("Option<"))) {
+                    w.add(
+                        &format!("#/paths/{}/{}/requestBody", super::escape_pointer(&op.path), op.method),
+                        "an optional body is read as `Option<T>`, which takes `null` but refuses an absent body (400); `--style spring` reads it with `#[request_body(required = false)]`",
+                    );
+                }
+            }
             let base = common_base(&ops);
             let suffix = if style == Style::Spring { "Controller" } else { "Resource" };
             // springdoc's tags are the controllers' names (`order-controller`).

@@ -45,8 +45,10 @@
 //! required), non-string enums, `const`, `not`, `discriminator`,
 //! `patternProperties`, `prefixItems`, a second success status,
 //! callbacks, webhooks, TRACE operations, security schemes (an
-//! interceptor's job), status ranges (`4XX`) and error statuses without a
-//! `StatusCode` constant. Error responses are answered as problem details,
+//! interceptor's job), status ranges (`4XX`), error statuses without a
+//! `StatusCode` constant, path `pattern`s without `^..$` (JSON Schema
+//! matches them anywhere, the router the whole segment) and, in the
+//! JAX-RS style, an optional body (`Option<T>` refuses an absent one). Error responses are answered as problem details,
 //! whatever body the contract describes for them.
 //!
 //! The document is read into a `serde_json::Value` ([`load`]) so that one

@@ -153,6 +153,12 @@ pub(crate) fn scalar_param<'d>(
     let mut pattern = None;
     if location == Location::Path {
         if let Some(p) = types.resolve(value_schema).get("pattern").and_then(Value::as_str) {
+            if !p.starts_with('^') || !p.ends_with('$') {
+                w.add(
+                    &format!("{s_ptr}/pattern"),
+                    "a JSON Schema `pattern` matches anywhere in the value; the route's regex matches the whole segment (as a JAX-RS `@Path` regex does)",
+                );
+            }
             let unanchored = p.strip_prefix('^').unwrap_or(p);
             let unanchored = unanchored.strip_suffix('$').filter(|s| !s.ends_with('\\')).unwrap_or(unanchored);
             pattern = Some(unanchored.to_owned());
