@@ -321,6 +321,12 @@ fn operation<'d>(
                 .flatten()
                 .filter_map(Value::as_str)
                 .collect();
+            if !required && !required_fields.is_empty() {
+                w.add(
+                    &rb_ptr,
+                    "an optional form body with required fields: the fields are required, so an absent body is refused (400)",
+                );
+            }
             for (name, prop) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {
                 let f_ptr = format!(
                     "{rb_ptr}/content/application~1x-www-form-urlencoded/schema/properties/{}",
