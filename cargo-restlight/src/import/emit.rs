@@ -462,7 +462,7 @@ pub fn lib_file(title: &str, version: &str, spec: &str, resources: &[Resource<'_
 
 /// `src/errors.rs`: an error type per set of error statuses the contract
 /// documents for an operation, each a problem detail (`HttpError`) whose
-/// [`ErrorStatuses`] put those statuses in the served document.
+/// `ErrorStatuses` put those statuses in the served document.
 pub fn errors_file(ops: &[Operation]) -> String {
     let mut sets: Vec<&[u16]> = ops.iter().map(|op| op.returns.errors.as_slice()).filter(|e| !e.is_empty()).collect();
     sets.sort_unstable();
