@@ -581,23 +581,44 @@ fn slow(bin: &std::path::Path, name: &str, mode: &[&str], path: &str) -> Row {
     };
     let started = Instant::now();
     let addr = server.addr;
-    let probe = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_secs(1));
-        probe_latency(addr, Duration::from_secs(8))
-    });
+    // The probe measures while the server holds the attack's connections:
+    // from the moment all 300 are open (at most 3 s after the start; not
+    // while slowhttptest is still opening them and the server answers their
+    // first requests, which is load, not slowness) until the server has cut
+    // the last of them (at most the 13 s of the attack).
+    let (holding, released) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)));
+    let probe = {
+        let (holding, released) = (holding.clone(), released.clone());
+        std::thread::spawn(move || {
+            let begin = Instant::now();
+            while !holding.load(Ordering::Relaxed) && begin.elapsed() < Duration::from_secs(3) {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            let from = begin.elapsed();
+            let (p99, n) = probe_latency_until(addr, &released, Duration::from_secs(12));
+            (from, begin.elapsed(), p99, n)
+        })
+    };
     let (mut peak, mut last_seen) = (0, None);
     while started.elapsed() < Duration::from_secs(13) {
-        // The probe's own connection is one of them.
-        let open = established(PORT).saturating_sub(1);
+        // The probe's own connection is one of them once it has started.
+        let open = established(PORT).saturating_sub(usize::from(holding.load(Ordering::Relaxed)));
         if open > 0 {
             last_seen = Some(started.elapsed());
         }
         peak = peak.max(open);
-        std::thread::sleep(Duration::from_millis(250));
+        if open >= 300 {
+            holding.store(true, Ordering::Relaxed);
+        }
+        if open == 0 && peak > 0 {
+            released.store(true, Ordering::Relaxed);
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
+    released.store(true, Ordering::Relaxed);
     let _ = attack.kill();
     let _ = attack.wait();
-    let during = probe.join().expect("probe");
+    let (from, until, during, samples) = probe.join().expect("probe");
     let healthy = matches!(H1::new(server.addr).get("/hello").0, Outcome::Answered(200));
     server.terminate();
     let _ = server.wait();
@@ -609,10 +630,12 @@ fn slow(bin: &std::path::Path, name: &str, mode: &[&str], path: &str) -> Row {
     Row {
         name: format!("{name}, 300 connections"),
         figures: format!(
-            "peak open on the server {peak}, all cut by {cut_by} (limit {} s); normal client p99 {:.2} ms before, {:.2} ms during (limit {:.2} ms); healthy after: {healthy}",
+            "peak open on the server {peak}, all cut by {cut_by} (limit {} s); normal client p99 {:.2} ms before, {:.2} ms while they were held ({samples} requests from {:.1} s to {:.1} s; limit {:.2} ms); healthy after: {healthy}",
             limit_cut.as_secs(),
             baseline.as_secs_f64() * 1e3,
             during.as_secs_f64() * 1e3,
+            from.as_secs_f64(),
+            until.as_secs_f64(),
             limit.as_secs_f64() * 1e3,
         ),
         ok: peak > 0 && last_seen.is_none_or(|t| t <= limit_cut) && during <= limit && healthy,
@@ -636,17 +659,23 @@ fn established(port: u16) -> usize {
 /// The p99 latency of `/hello` requests sent one after another, 5 ms
 /// apart, on one keep-alive connection, for `window`.
 fn probe_latency(addr: SocketAddr, window: Duration) -> Duration {
+    probe_latency_until(addr, &AtomicBool::new(false), window).0
+}
+
+/// [`probe_latency`] until `stop` is set or `window` has passed; also the
+/// number of requests measured.
+fn probe_latency_until(addr: SocketAddr, stop: &AtomicBool, window: Duration) -> (Duration, usize) {
     let mut conn = H1::new(addr);
     let mut times = Vec::new();
     let until = Instant::now() + window;
-    while Instant::now() < until {
+    while Instant::now() < until && !stop.load(Ordering::Relaxed) {
         if let (Outcome::Answered(200), t) = conn.get("/hello") {
             times.push(t);
         }
         std::thread::sleep(Duration::from_millis(5));
     }
     times.sort();
-    times.get(times.len() * 99 / 100).copied().unwrap_or(Duration::from_secs(1))
+    (times.get(times.len() * 99 / 100).copied().unwrap_or(Duration::from_secs(1)), times.len())
 }
 
 /// The HTTP/2 abuse script against one server, attack by attack, with the
