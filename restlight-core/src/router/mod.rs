@@ -7,8 +7,14 @@
 //! the regex, which may contain braces (`\d{3}`) and `/`. Variables may share
 //! a segment with literal text (`/{name}.html`, `/v{major}.{minor}`). A regex
 //! that can match `/` (`{path: .*}`) spans segments; it matches at least one
-//! segment. The leading `/` is optional, one trailing `/` is ignored in
-//! templates and in requests. Literal text may not contain `;`, `?` or `#`.
+//! segment (a variable sharing a segment with literal text may match
+//! nothing: `/files{rest: (?:/.*)?}` matches `/files` and `/files/a/b`).
+//! The leading `/` is optional, one trailing `/` is ignored in templates
+//! and in requests, unless a route's [`Conditions`] refuse it
+//! ([`Conditions::trailing_slash`], as the Spring front end does): a
+//! template whose routes all refuse it does not match a path with one, and
+//! the next best template is tried. Literal text may not contain `;`, `?`
+//! or `#`.
 //!
 //! ```
 //! use http::Method;
