@@ -66,6 +66,7 @@
 //! | `#[bean_param]` | parameter | a struct with `#[derive(BeanParam)]` whose fields carry the source attributes above: several values read as one; its `#[path_param]` fields are checked against the template at startup |
 //! | `#[context]` | parameter | the request (`&RequestContext`, `&HeaderMap`, `&Uri`, `&Method`) or a bean registered with `.bean(..)` |
 //! | `#[resolve]` `#[resolve("name")]` | parameter | a value of your own type: its [`FromRequest`] (or [`FromRequestWith`]) implementation, bound at compile time, else the first [`ResolverFactory`] that claims it at startup (see *Your own parameter types*) |
+//! | `#[request_part("name")]` | parameter | one part of a `multipart/form-data` body (Spring's `@RequestPart`, in both styles): `String`, `Bytes`, `Vec<u8>`, [`MultipartFile`], or a `Deserialize` type decoded by the part's Content-Type (JSON when it has none); `Option<T>` when it may be absent, else a missing part is a 400 naming it. The route reads its body in full (within its body limit) and has no other entity |
 //! | `#[request_attribute]` | parameter | the typed value a filter or interceptor stored on the request ([`RequestContext::set_attribute`]): `&T`, `T` (a clone), `Option<&T>` or `Option<T>`; a required one that is absent is a 500 naming the type, logged once per route |
 //! | (none) | one parameter | the entity, decoded by Content-Type |
 //! | `#[valid]` | the entity | validated with `garde` after decoding; 400 lists every violation |
@@ -88,12 +89,14 @@
 //! `#[post_mapping]` `#[put_mapping]` `#[delete_mapping]` `#[patch_mapping]`
 //! `#[request_mapping(path = .., method = ..)]` and `#[response_status(..)]`
 //! on methods, `#[path_variable]` `#[request_param]` `#[request_header]`
-//! `#[cookie_value]` `#[matrix_variable]` `#[request_body]`
+//! `#[cookie_value]` `#[matrix_variable]` `#[request_body]` `#[request_part]`
 //! `#[model_attribute]` `#[validated]` on parameters, `#[exception_handler(E, ..)]`
 //! and [`rest_controller_advice`] for errors. They expand to the same routes
 //! as the JAX-RS attributes, with Spring's meaning where it differs
 //! (`#[request_param]` required unless `required = false`, `Option` or a
-//! default; a mapping without a method serves every method). One impl block
+//! default; a mapping without a method serves every method; `**` and
+//! `{*rest}` at the end of a pattern match zero or more segments; a trailing
+//! `/` does not match, as in Spring 6). One impl block
 //! uses one style. `docs/migrating-from-spring.md` in the repository has the
 //! full table and the differences.
 //!
@@ -394,6 +397,8 @@
 //! | `#[path_param]` `#[query_param]` `#[header_param]` `#[cookie_param]` | parameters `in: path / query / header / cookie`; `Option<T>` or `#[default_value]` not required (the default as `default`), `Vec<T>` an array |
 //! | `#[matrix_param]` | named in the operation's description (OpenAPI has no matrix parameters outside path templates) |
 //! | `#[form_param]` | an `application/x-www-form-urlencoded` request body, one property each |
+//! | `#[request_part]` | a `multipart/form-data` request body, one property each (bytes and `MultipartFile` `format: binary`, decoded parts with `encoding` `application/json`) |
+//! | Spring's `params = ..` / `headers = ..` | required query / header parameters (`name=value`: `enum: [value]`); `!name` and `name!=value` are named in the description |
 //! | `#[bean_param]` | its fields, each in its own source |
 //! | the entity | `requestBody`, one content entry per `#[consumes]` type (else JSON; text for `String`, octet-stream for bytes, multipart for `Multipart`) |
 //! | return `T` (`Json<T>`) | 200, one content entry per `#[produces]` type (else JSON; text for `String`) |
@@ -533,7 +538,7 @@ pub use restlight_core::{
 pub use restlight_core::{AppliedChange, MatchedRoute, RouteChange, Routes, RoutesIter};
 pub use restlight_core::{BodyStream, BodyTimeout, BodyTooSlow, Event, Sse};
 pub use restlight_core::{ExceptionMapper, Failure, Fallible, PathSegment, RequestHead};
-pub use restlight_core::{Field, Multipart, MultipartLimits, SpooledFile};
+pub use restlight_core::{Field, Multipart, MultipartFile, MultipartLimits, SpooledFile};
 pub use restlight_core::{RequestId, TraceContext};
 /// Request IDs and W3C Trace Context: the types, the header names and the
 /// ID generation (see [`Restlight::request_ids`](crate::Restlight::request_ids) and
@@ -602,8 +607,8 @@ pub mod prelude {
     };
     pub use crate::{
         delete, get, head, options, patch, post, put, BodyStream, Created, Entity, Event, FailFast, HttpError,
-        IntoResponse, Json, Multipart, MultipartLimits, NoContent, RequestContext, RequestId, ResponseBuilder,
-        Restlight, Scheduler, Sse, StatusCode, TraceContext,
+        IntoResponse, Json, Multipart, MultipartFile, MultipartLimits, NoContent, RequestContext, RequestId,
+        ResponseBuilder, Restlight, Scheduler, Sse, StatusCode, TraceContext,
     };
     pub use crate::{
         delete_mapping, get_mapping, patch_mapping, post_mapping, put_mapping, request_mapping, response_status,

@@ -7,4 +7,7 @@ mod support;
 #[allow(dead_code)]
 mod users;
 
+/// `GET /users/2/`: a JAX-RS route matches a trailing `/`.
+const TRAILING_SLASH: u16 = 200;
+
 include!("contract/scenario.rs");

@@ -316,8 +316,90 @@ fn spring_path_syntax() {
     let c = client();
     assert_eq!(c.get("/notes/star/x/end").send_blocking().text(), "star");
     assert_eq!(c.get("/notes/star/x/y/end").send_blocking().status(), 404);
-    assert_eq!(c.get("/notes/files/a/b.txt").send_blocking().text(), "a/b.txt");
+    assert_eq!(c.get("/notes/files/a/b.txt").send_blocking().text(), "/a/b.txt");
     assert_eq!(c.get("/root").send_blocking().text(), "root");
+}
+
+#[derive(Default)]
+struct Paths;
+
+/// Spring's `PathPattern` syntax and precedence.
+#[restlight::rest_controller]
+#[request_mapping(path = "/paths", produces = "text/plain")]
+impl Paths {
+    #[get_mapping("/static/**")]
+    async fn any_static(&self) -> &'static str {
+        "static any"
+    }
+
+    #[get_mapping("/static/{name}")]
+    async fn one_static(&self, #[path_variable] name: String) -> String {
+        format!("static one {name}")
+    }
+
+    #[get_mapping("/static/index.html")]
+    async fn index(&self) -> &'static str {
+        "static index"
+    }
+
+    #[get_mapping("/docs/{*path}")]
+    async fn docs(&self, #[path_variable] path: String) -> String {
+        format!("docs [{path}]")
+    }
+
+    #[get_mapping("/docs/{section}/intro")]
+    async fn intro(&self, #[path_variable] section: String) -> String {
+        format!("docs intro {section}")
+    }
+
+    #[get_mapping("/one/*")]
+    async fn one(&self) -> &'static str {
+        "one"
+    }
+
+    #[get_mapping("/exact")]
+    async fn exact(&self) -> &'static str {
+        "exact"
+    }
+}
+
+/// Requests and the answer of the `Paths` controller: Spring's matching
+/// and precedence (more literal text and fewer wildcards first, a
+/// catch-all last), and Spring 6's trailing-slash rule.
+const PATH_TABLE: &[(&str, &str)] = &[
+    // `**` at the end: zero or more segments, a trailing `/` included.
+    ("/paths/static", "200 static any"),
+    ("/paths/static/", "200 static any"),
+    ("/paths/static/a/b.css", "200 static any"),
+    // A variable beats the catch-all, a literal beats the variable.
+    ("/paths/static/a", "200 static one a"),
+    ("/paths/static/index.html", "200 static index"),
+    // `{*path}`: the rest with its leading `/`, empty for none.
+    ("/paths/docs", "200 docs []"),
+    // (The router drops one trailing `/` before matching: Spring gives `/`.)
+    ("/paths/docs/", "200 docs []"),
+    ("/paths/docs/a/b", "200 docs [/a/b]"),
+    ("/paths/docs/guide/intro", "200 docs intro guide"),
+    ("/paths/docs/guide/intro/more", "200 docs [/guide/intro/more]"),
+    // `*`: exactly one segment.
+    ("/paths/one/x", "200 one"),
+    ("/paths/one", "404 "),
+    ("/paths/one/x/y", "404 "),
+    // Spring 6: a trailing `/` does not match a pattern without one.
+    ("/paths/exact", "200 exact"),
+    ("/paths/exact/", "404 "),
+    ("/paths/one/x/", "404 "),
+    ("/paths/static/a/", "200 static any"),
+];
+
+#[test]
+fn spring_path_patterns_match_and_rank_as_spring_does() {
+    let c = client();
+    for (path, expected) in PATH_TABLE {
+        let res = c.get(path).send_blocking();
+        let text = if res.status() == 200 { res.text() } else { String::new() };
+        assert_eq!(format!("{} {text}", res.status().as_u16()), *expected, "GET {path}");
+    }
 }
 
 /// `#[validated]` (and `#[valid]`) bodies, checked with garde as in the JAX-RS style.

@@ -1,8 +1,9 @@
 //! `params = ..` and `headers = ..` of the Spring mappings, through the mock
 //! client: routes on one path told apart by their conditions, the most
 //! specific one chosen, 400 naming the conditions when the query meets none
-//! of them (as Spring answers), 404 when only header conditions fail, and
-//! the impl block's conditions added to each method's.
+//! of them (as Spring answers), 404 when only header conditions fail, the
+//! impl block's conditions added to each method's, and the conditions in
+//! the route table and the OpenAPI document.
 
 use restlight::prelude::*;
 use restlight::test::MockClient;
@@ -57,6 +58,12 @@ impl Api {
     #[get_mapping(path = "/open", params = "admin")]
     async fn open_admin(&self) -> &'static str {
         "admin"
+    }
+
+    /// Quiet output.
+    #[get_mapping(path = "/quiet", params = ["!debug", "level!=0"])]
+    async fn quiet(&self) -> &'static str {
+        "quiet"
     }
 }
 
@@ -155,4 +162,55 @@ fn methods_and_head_are_decided_as_without_conditions() {
     let res = c.post("/api/items?version=2").send_blocking();
     assert_eq!(res.status(), 405);
     assert_eq!(res.header("allow"), Some("GET, HEAD, OPTIONS"));
+}
+
+#[test]
+fn the_route_table_shows_the_conditions() {
+    let c = client();
+    let routes = c.app().routes();
+    let x = routes.iter().find(|r| r.path == "/tenant/x").unwrap();
+    assert_eq!(x.conditions.to_string(), "params: tenant; headers: x-api");
+    assert_eq!(x.conditions.params().len(), 1);
+    let free = routes.iter().find(|r| r.path == "/free").unwrap();
+    assert_eq!(free.conditions.to_string(), "params: on=1");
+    let open = routes.iter().find(|r| r.path == "/api/open" && r.conditions.params().is_empty()).unwrap();
+    assert_eq!(open.conditions.to_string(), "");
+
+    // The listing (`cargo restlight routes`) has a CONDITIONS column.
+    let listing = routes.to_string();
+    let header = listing.lines().next().unwrap();
+    assert!(header.contains("EXECUTOR  CONDITIONS"), "{header}");
+    let row = listing.lines().find(|l| l.contains("/tenant/x")).unwrap();
+    assert!(row.contains("params: tenant; headers: x-api"), "{row}");
+    let row = listing.lines().find(|l| l.contains("/api/quiet")).unwrap();
+    assert!(row.contains("params: !debug, level!=0"), "{row}");
+}
+
+#[test]
+fn the_openapi_document_states_the_conditions() {
+    use restlight::openapi::OpenApiVersion;
+    let doc = Restlight::new().build().unwrap().openapi().to_value(OpenApiVersion::V3_1);
+    let params = |path: &str| doc["paths"][path]["get"]["parameters"].as_array().cloned().unwrap_or_default();
+    let find = |path: &str, name: &str| params(path).into_iter().find(|p| p["name"] == name).unwrap();
+
+    // `name=value`: a required query parameter of that one value.
+    let on = find("/free", "on");
+    assert_eq!((on["in"].as_str(), on["required"].as_bool()), (Some("query"), Some(true)));
+    assert_eq!(on["schema"]["enum"], serde_json::json!(["1"]));
+    // `name`: required; merged with the handler's own parameter of that name.
+    let tenant: Vec<Value> = params("/tenant/x").into_iter().filter(|p| p["name"] == "tenant").collect();
+    assert_eq!(tenant.len(), 1, "{tenant:?}");
+    assert_eq!(tenant[0]["required"], true);
+    // Header conditions: required header parameters.
+    let api = find("/tenant/x", "x-api");
+    assert_eq!((api["in"].as_str(), api["required"].as_bool()), (Some("header"), Some(true)));
+    let beta = find("/api/beta", "x-beta");
+    assert_eq!(beta["in"], "header");
+    // Negations cannot be parameters: the description names them.
+    let quiet = &doc["paths"]["/api/quiet"]["get"];
+    assert!(quiet["parameters"].is_null(), "{quiet}");
+    assert_eq!(quiet["summary"], "Quiet output.");
+    assert_eq!(quiet["description"], "Routed only when the query parameters meet: `!debug`, `level!=0`.");
+    // A parameter condition can fail: 400 is documented.
+    assert!(quiet["responses"]["400"].is_object(), "{quiet}");
 }

@@ -62,6 +62,10 @@ pub struct RouteDescriptor {
     pub param_conditions: &'static [&'static str],
     /// Spring's `headers = ..` conditions, as `param_conditions`.
     pub header_conditions: &'static [&'static str],
+    /// Whether a request path with one trailing `/` matches: `true` for
+    /// JAX-RS resources and route functions, `false` for Spring controllers
+    /// (Spring 6's rule).
+    pub trailing_slash: bool,
     /// The executor the handler runs on.
     pub scheduler: SchedulerName,
     /// `#[serializer]` or `#[response_serializer]`: the codec (format name

@@ -17,22 +17,45 @@ use crate::request::RequestContext;
 /// 400 naming the field path for malformed input; 415 listing the readable
 /// types when no codec reads the Content-Type.
 pub(crate) fn decode_with<T: DeserializeOwned>(ctx: &RequestContext, meta: &ParamMeta) -> Result<T, HttpError> {
+    let forced = ctx.codecs.as_ref().and_then(|c| c.forced.as_ref());
+    let media = match forced {
+        Some(_) => None,
+        None => ctx.content_type()?,
+    };
+    decode_bytes(ctx, media.as_ref(), forced, ctx.body(), meta, "entity")
+}
+
+/// Decodes `body` into `T` with `forced`, else the application's codec for
+/// `media`, else its first codec (JSON); `what` names the value in errors
+/// (`entity`, `part`).
+///
+/// # Errors
+/// 400 naming the field path for malformed input; 415 listing the readable
+/// types when no codec reads `media`.
+pub(crate) fn decode_bytes<T: DeserializeOwned>(
+    ctx: &RequestContext,
+    media: Option<&crate::media::MediaType>,
+    forced: Option<&std::sync::Arc<dyn crate::codec::Codec>>,
+    body: &Bytes,
+    meta: &ParamMeta,
+    what: &str,
+) -> Result<T, HttpError> {
     let shared;
-    let (registry, forced) = match &ctx.codecs {
-        Some(c) => (&*c.registry, c.forced.as_ref()),
+    let registry = match &ctx.codecs {
+        Some(c) => &*c.registry,
         None => {
             shared = Codecs::shared();
-            (shared, None)
+            shared
         }
     };
     let codec = match forced {
         Some(c) => c,
-        None => match ctx.content_type()? {
+        None => match media {
             None => registry.first(),
-            Some(media) => registry.for_media(&media).ok_or_else(|| {
+            Some(media) => registry.for_media(media).ok_or_else(|| {
                 let readable: Vec<String> = registry.writable().iter().map(ToString::to_string).collect();
                 HttpError::unsupported_media_type(format!(
-                    "no codec reads `{media}` into entity `{}` of type `{}`; readable: {}",
+                    "no codec reads `{media}` into {what} `{}` of type `{}`; readable: {}",
                     meta.name,
                     meta.rust_type,
                     readable.join(", ")
@@ -44,7 +67,7 @@ pub(crate) fn decode_with<T: DeserializeOwned>(ctx: &RequestContext, meta: &Para
     };
     let mut out: Option<T> = None;
     let mut path = String::from(".");
-    let read = codec.read(ctx.body(), &mut |de| match serde_path_to_error::deserialize::<_, T>(de) {
+    let read = codec.read(body, &mut |de| match serde_path_to_error::deserialize::<_, T>(de) {
         Ok(v) => {
             out = Some(v);
             Ok(())
@@ -60,7 +83,7 @@ pub(crate) fn decode_with<T: DeserializeOwned>(ctx: &RequestContext, meta: &Para
             let why = result.err().map_or_else(|| "no value".to_owned(), |e| e.to_string());
             let at = if path == "." { String::new() } else { format!(" at `{path}`") };
             Err(HttpError::bad_request(format!(
-                "malformed `{}` entity `{}`{at}: {why}",
+                "malformed `{}` {what} `{}`{at}: {why}",
                 codec.media_type().essence(),
                 meta.name
             ))

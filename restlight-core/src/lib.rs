@@ -104,7 +104,7 @@ pub use executor::{
 pub use handler::BoxFuture;
 pub use mapper::{ExceptionMapper, Failure, Fallible};
 pub use meta::{ParamMeta, ParamSource};
-pub use multipart::{Field, Multipart, MultipartLimits, SpooledFile};
+pub use multipart::{Field, Multipart, MultipartFile, MultipartLimits, SpooledFile};
 pub use param::FromParam;
 pub use request::{RequestContext, RequestHead};
 pub use resolve::{resolve, Claimed, FromRequest, ParamDecl, ResolveContext, ResolveFuture, Resolver, ResolverFactory};

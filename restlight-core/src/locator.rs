@@ -85,6 +85,9 @@ pub struct SubRoute<T> {
     pub param_conditions: &'static [&'static str],
     /// Spring's `headers = ..` conditions.
     pub header_conditions: &'static [&'static str],
+    /// Whether a request path with one trailing `/` matches (`false` in a
+    /// Spring controller).
+    pub trailing_slash: bool,
     /// The executor.
     pub scheduler: SchedulerName,
     /// `#[response_serializer]`.
@@ -220,6 +223,7 @@ pub fn flatten_root<S: SubResource>(info: &'static LocatorInfo, step: StepFactor
                 consumes: sub.consumes,
                 param_conditions: sub.param_conditions,
                 header_conditions: sub.header_conditions,
+                trailing_slash: sub.trailing_slash,
                 scheduler: sub.scheduler,
                 response_serializer: sub.response_serializer,
                 request_serializer: sub.request_serializer,
@@ -268,6 +272,7 @@ pub fn flatten_nested<P: SubResource, S: SubResource>(
                 consumes: sub.consumes,
                 param_conditions: sub.param_conditions,
                 header_conditions: sub.header_conditions,
+                trailing_slash: sub.trailing_slash,
                 scheduler: sub.scheduler,
                 response_serializer: sub.response_serializer,
                 request_serializer: sub.request_serializer,

@@ -20,6 +20,9 @@ pub enum ParamSource {
     Form,
     /// The request entity, decoded by Content-Type (the unannotated parameter).
     Entity,
+    /// One named part of a `multipart/form-data` body (`#[request_part]`,
+    /// Spring's `@RequestPart`).
+    Part,
     /// The request or an application bean (`#[context]`).
     Context,
     /// A value of the user's own type, resolved by its
@@ -46,6 +49,7 @@ impl ParamSource {
             Self::Matrix => "matrix",
             Self::Form => "form",
             Self::Entity => "entity",
+            Self::Part => "part",
             Self::Context => "context",
             Self::Resolved => "resolved",
             Self::Attribute => "attribute",

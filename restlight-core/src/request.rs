@@ -236,6 +236,7 @@ impl RequestContext {
             ParamSource::Matrix => self.matrix_param(name).map(Cow::Borrowed),
             ParamSource::Form => self.form_param(name).map(Cow::Borrowed),
             ParamSource::Entity
+            | ParamSource::Part
             | ParamSource::Context
             | ParamSource::Bean
             | ParamSource::Resolved
@@ -260,6 +261,7 @@ impl RequestContext {
             },
             ParamSource::Form => all(self.form(), name),
             ParamSource::Entity
+            | ParamSource::Part
             | ParamSource::Context
             | ParamSource::Bean
             | ParamSource::Resolved

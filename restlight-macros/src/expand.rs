@@ -170,6 +170,7 @@ fn route(
                 read
             }
             Some(Source::Attribute) => attribute(&p, &param_ty, &meta, &name),
+            Some(Source::Part) => part(&p, &param_ty, &meta),
             Some(source) => {
                 let by_item =
                     route.encoded && matches!(source, Source::Path | Source::Query | Source::Matrix | Source::Form);
@@ -206,6 +207,18 @@ fn route(
         };
         reads.push(quote!(let #arg = #read;));
         args.push(arg);
+    }
+    if route.params.iter().any(|param| param.source() == Some(Source::Part)) {
+        // The multipart body, read once for every `#[request_part]`.
+        reads.insert(
+            0,
+            quote! {
+                let __parts = match #p::Parts::read(&__req).await {
+                    ::core::result::Result::Ok(__v) => __v,
+                    ::core::result::Result::Err(__e) => return #p::error_response(__e),
+                };
+            },
+        );
     }
 
     let ident = &route.ident;
@@ -500,6 +513,42 @@ fn read_value_with(
     }
 }
 
+/// Reads one `#[request_part]` from `__parts`: bytes, text, a
+/// `MultipartFile`, else decoded by the part's Content-Type; `Option<T>`
+/// is `None` when the body has no such part, `T` a 400 naming it.
+fn part(p: &TokenStream, param_ty: &Type, meta: &TokenStream) -> TokenStream {
+    let (inner, optional) = match ty::value_shape(param_ty) {
+        ValueShape::Optional(inner) => (inner.clone(), true),
+        _ => (param_ty.clone(), false),
+    };
+    let read = quote_spanned!(inner.span()=> __rl_part);
+    let convert = quote! {
+        {
+            #[allow(unused_imports)]
+            use #p::{PartRaw as _, PartDecoded as _, PartUnsupported as _};
+            (&&&#p::PartProbe::<#inner>::new()).#read(&__req, __f, #meta)
+        }
+    };
+    if optional {
+        quote! {
+            match #p::Parts::get(&__parts, #meta) {
+                ::core::option::Option::None => ::core::option::Option::None,
+                ::core::option::Option::Some(__f) => match #convert {
+                    ::core::result::Result::Ok(__v) => ::core::option::Option::Some(__v),
+                    ::core::result::Result::Err(__e) => return #p::error_response(__e),
+                },
+            }
+        }
+    } else {
+        quote! {
+            match #p::Parts::required(&__parts, #meta).and_then(|__f| #convert) {
+                ::core::result::Result::Ok(__v) => __v,
+                ::core::result::Result::Err(__e) => return #p::error_response(__e),
+            }
+        }
+    }
+}
+
 /// Reads the entity: raw bytes or text, else decoded by Content-Type.
 fn entity(p: &TokenStream, param_ty: &Type, meta: &TokenStream) -> TokenStream {
     let read = quote_spanned!(param_ty.span()=> __rl_read);
@@ -763,6 +812,7 @@ pub(crate) fn param_source(source: Option<Source>) -> TokenStream {
         Some(Source::Bean) => quote!(Bean),
         Some(Source::Resolve) => quote!(Resolved),
         Some(Source::Attribute) => quote!(Attribute),
+        Some(Source::Part) => quote!(Part),
     }
 }
 
@@ -809,12 +859,14 @@ fn common_fields(route: &Route, p: &TokenStream, doc: &TokenStream) -> TokenStre
     let line = quote_spanned!(route.fn_span=> ::core::line!());
     let opt_out = opt_out(route, p);
     let (param_conditions, header_conditions) = (&route.conditions.params, &route.conditions.headers);
+    let trailing_slash = !route.conditions.exact_slash;
     quote! {
         method: #method,
         produces: { const __M: &[#p::MediaRange<'static>] = &[#(#produces),*]; __M },
         consumes: { const __M: &[#p::MediaRange<'static>] = &[#(#consumes),*]; __M },
         param_conditions: &[#(#param_conditions),*],
         header_conditions: &[#(#header_conditions),*],
+        trailing_slash: #trailing_slash,
         scheduler: #p::SchedulerName::#scheduler,
         response_serializer: #response,
         request_serializer: #request,

@@ -230,6 +230,13 @@ pub(crate) const TABLE: &[Entry] = &[
         Some(ONE_SOURCE),
         "a typed value a filter or interceptor stored on the request"
     ),
+    entry!(
+        Helper::Source(Source::Part),
+        "request_part",
+        &[Param],
+        Some(ONE_SOURCE),
+        "one part of a multipart body: bytes, text, a `MultipartFile` or a value decoded by the part's Content-Type"
+    ),
     entry!(Helper::Valid, "valid", &[Entity], Some("keep one `#[valid]`"), "the entity is validated with garde"),
     entry!(
         Helper::Encoded,

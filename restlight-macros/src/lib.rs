@@ -217,7 +217,8 @@ pub fn interceptor(args: TokenStream, item: TokenStream) -> TokenStream {
         context,
         bean_param,
         resolve,
-        request_attribute
+        request_attribute,
+        request_part
     )
 )]
 pub fn derive_bean_param(item: TokenStream) -> TokenStream {

@@ -200,6 +200,8 @@ pub(crate) enum Source {
     Resolve,
     /// `#[request_attribute]`: a typed value stored on the request.
     Attribute,
+    /// `#[request_part]`: one part of a multipart body.
+    Part,
 }
 
 impl Source {

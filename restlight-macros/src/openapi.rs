@@ -94,6 +94,11 @@ fn param_doc(param: &Param, p: &TokenStream, fix: &impl Fn(&Type) -> Type) -> To
         Some(Source::Context) => quote!((Required, (), &[])),
         Some(Source::Bean) => quote!((Required, (), <#ty as #p::BeanParam>::PARAMS)),
         None => quote!((Required, #ty, &[])),
+        // A part is taken whole (`Vec<u8>` is its bytes), or `Option` of one.
+        Some(Source::Part) => match ty::value_shape(&ty) {
+            ValueShape::Optional(t) => quote!((Optional, #t, &[])),
+            _ => quote!((Required, #ty, &[])),
+        },
         Some(_) => match ty::value_shape(&ty) {
             ValueShape::Required(t) => quote!((Required, #t, &[])),
             ValueShape::Optional(t) => quote!((Optional, #t, &[])),

@@ -47,7 +47,6 @@ const SPRING: &[&str] = &[
     "matrix_variable",
     "request_body",
     "model_attribute",
-    "request_part",
     "validated",
 ];
 
@@ -269,16 +268,30 @@ fn methods(cx: &mut Ctxt, e: &Expr) -> Vec<Spanned<HttpMethod>> {
 // ---- paths -------------------------------------------------------------------
 
 /// Spring's path syntax as a template: `{id}` and `{id:\d+}` are the same,
-/// a `*` segment is one unnamed segment, `**` and `{*rest}` the rest of the
-/// path (at least one segment).
+/// a `*` segment is one unnamed segment (`star1`, ..). At the end of the
+/// pattern, `**` and `{*name}` match zero or more segments, as Spring's
+/// `PathPattern` does: `/files/**` matches `/files`, `/files/` and
+/// `/files/a/b`, and `{*path}` captures the rest with its leading `/`
+/// (`/a/b`, or empty for `/files`), through a variable that shares the
+/// last literal segment and may match nothing (`/files{path: (?:/.*)?}`).
+/// Elsewhere `**` is one or more segments (`{rest: .*}`).
 fn template(lit: &LitStr) -> LitStr {
     let value = lit.value();
     if !value.split('/').any(|s| s == "*" || s == "**" || s.starts_with("{*")) {
         return lit.clone();
     }
     let mut stars = 0;
-    let segments: Vec<String> = value
-        .split('/')
+    let mut segments: Vec<&str> = value.split('/').collect();
+    let tail = match segments.last().copied() {
+        Some("**") => Some("rest".to_owned()),
+        Some(s) if s.starts_with("{*") && s.ends_with('}') => Some(s[2..s.len() - 1].trim().to_owned()),
+        _ => None,
+    };
+    if tail.is_some() {
+        segments.pop();
+    }
+    let out: Vec<String> = segments
+        .into_iter()
         .map(|s| match s {
             "*" => {
                 stars += 1;
@@ -289,7 +302,21 @@ fn template(lit: &LitStr) -> LitStr {
             s => s.to_owned(),
         })
         .collect();
-    LitStr::new(&segments.join("/"), lit.span())
+    let mut text = out.join("/");
+    if let Some(name) = tail {
+        text.push_str(&format!("{{{name}: {CATCH_ALL}}}"));
+    }
+    LitStr::new(&text, lit.span())
+}
+
+/// The regex of a catch-all at the end of a Spring pattern: nothing, or a
+/// `/` and the rest of the path.
+const CATCH_ALL: &str = "(?:/.*)?";
+
+/// Whether a route's template ends with a catch-all (`**`, `{*rest}`): it
+/// matches a trailing `/` too, as in Spring.
+pub(crate) fn ends_with_catch_all(template: &str) -> bool {
+    template.ends_with(&format!("{CATCH_ALL}}}"))
 }
 
 // ---- mappings ----------------------------------------------------------------
@@ -311,6 +338,9 @@ struct Mapping {
 pub(crate) struct Conditions {
     pub(crate) params: Vec<String>,
     pub(crate) headers: Vec<String>,
+    /// A request path with a trailing `/` does not match (Spring 6): set
+    /// on every route of the Spring front end.
+    pub(crate) exact_slash: bool,
 }
 
 impl Conditions {
@@ -663,18 +693,12 @@ fn param(cx: &mut Ctxt, pt: &mut syn::PatType) -> bool {
                 out.push(parse_quote_spanned!(span=> #[bean_param]));
             }
             "validated" => out.push(parse_quote_spanned!(span=> #[valid])),
-            "request_part" => cx.error(
-                Spans::of(&a),
-                with_help(
-                    "`#[request_part]` is not supported yet",
-                    "take the body as a `Multipart` entity (`#[request_body] parts: Multipart`) and read the part by its name",
-                ),
-            ),
+            "request_part" => out.extend(request_part(cx, &a, &pt.ty)),
             n if SPRING.contains(&n) => out_of_place(
                 cx,
                 &a,
                 "a parameter",
-                "a parameter takes `#[path_variable]`, `#[request_param]`, `#[request_header]`, `#[cookie_value]`, `#[matrix_variable]`, `#[request_body]`, `#[model_attribute]`, `#[request_attribute]`, `#[context]` or `#[valid]`",
+                "a parameter takes `#[path_variable]`, `#[request_param]`, `#[request_header]`, `#[cookie_value]`, `#[matrix_variable]`, `#[request_body]`, `#[request_part]`, `#[model_attribute]`, `#[request_attribute]`, `#[context]` or `#[valid]`",
             ),
             _ => out.push(a),
         }
@@ -730,6 +754,38 @@ fn value_source(cx: &mut Ctxt, name: &str, source: &str, a: &Attribute, param_ty
         out.push(parse_quote_spanned!(span=> #[default_value(#d)]));
     }
     out
+}
+
+/// `#[request_part("file")]`, `(name = "file", required = false)` as the
+/// shared `#[request_part("file")]`: the part is optional when the type is
+/// `Option<T>`, and `required = false` needs that type.
+fn request_part(cx: &mut Ctxt, a: &Attribute, param_ty: &Type) -> Option<Attribute> {
+    let span = a.span();
+    let args = cx.ok(args(a))?;
+    let mut names: Vec<LitStr> = args.positional.iter().flat_map(|e| strings(cx, e, "the name")).collect();
+    for (key, value) in &args.named {
+        match key.to_string().as_str() {
+            "name" | "value" => names.extend(strings(cx, value, "the name")),
+            "required" => {
+                let optional = matches!(ty::value_shape(param_ty), ty::ValueShape::Optional(_));
+                if boolean(cx, value) == Some(false) && !optional {
+                    let t = ty::type_string(param_ty);
+                    cx.error(
+                        Spans::of(value),
+                        with_help(
+                            format!("`required = false` on a part of type `{t}`, which has no value when the part is absent"),
+                            format!("make the type `Option<{t}>`"),
+                        ),
+                    );
+                }
+            }
+            _ => unknown_key(cx, "request_part", key, "`name` (or `value`) and `required`"),
+        }
+    }
+    Some(match names.first() {
+        Some(n) => parse_quote_spanned!(span=> #[request_part(#n)]),
+        None => parse_quote_spanned!(span=> #[request_part]),
+    })
 }
 
 // ---- entry points ------------------------------------------------------------
@@ -847,6 +903,8 @@ fn controller(which: Entry, args: TokenStream, imp: &mut syn::ItemImpl) -> Token
         let Some(e) = extras.get_mut(&route.ident.to_string()) else { continue };
         route.status = e.status.take();
         route.conditions = std::mem::take(&mut e.conditions);
+        let last = route.path.as_ref().or(model.base.as_ref());
+        route.conditions.exact_slash = !last.is_some_and(|t| ends_with_catch_all(&t.lit.value()));
         for &i in &e.optional_entities {
             if let Some(p) = route.params.get_mut(i) {
                 p.optional_entity = true;
@@ -893,6 +951,7 @@ fn function(name: &'static str, args: TokenStream, f: &mut syn::ItemFn) -> Token
     let mut route = parse::free_route(&mut cx, method, path.map(|p| p.to_token_stream()).unwrap_or_default(), f);
     route.status = extras.status;
     route.conditions = extras.conditions;
+    route.conditions.exact_slash = !route.path.as_ref().is_some_and(|t| ends_with_catch_all(&t.lit.value()));
     for &i in &extras.optional_entities {
         if let Some(p) = route.params.get_mut(i) {
             p.optional_entity = true;

@@ -68,6 +68,7 @@ fn locator(cx: &mut Ctxt, loc: &Locator) {
             Some(Source::Form) => Some("`#[form_param]`"),
             Some(Source::Resolve) => Some("`#[resolve]`"),
             Some(Source::Attribute) => Some("`#[request_attribute]`"),
+            Some(Source::Part) => Some("`#[request_part]`"),
             Some(_) => None,
         };
         if let Some(what) = refused {
@@ -193,6 +194,30 @@ pub(crate) fn route(cx: &mut Ctxt, route: &Route, res: Option<&Resource>) {
                 ),
             }
         }
+    }
+    parts_and_body(cx, route);
+}
+
+/// `#[request_part]`s read the body as a multipart form: no entity and no
+/// `#[form_param]` can read it too.
+fn parts_and_body(cx: &mut Ctxt, route: &Route) {
+    let Some(part) = route.params.iter().find(|p| p.source() == Some(Source::Part)) else { return };
+    for p in &route.params {
+        let what = match p.source() {
+            None => format!("the entity `{}`", describe(p)),
+            Some(Source::Form) => format!("the `#[form_param]` `{}`", describe(p)),
+            Some(_) => continue,
+        };
+        cx.error(
+            p.span,
+            with_help(
+                format!(
+                    "{what} reads the body, which the `#[request_part]` `{}` reads as a multipart form",
+                    describe(part)
+                ),
+                "read every value of a multipart body with `#[request_part(\"name\")]`, or take the whole body as one `Multipart` entity",
+            ),
+        );
     }
 }
 
@@ -383,6 +408,10 @@ fn param(cx: &mut Ctxt, p: &Param, full: Option<&[&Template]>) {
             Some(Source::Resolve) => Some((
                 "`#[default_value]` cannot apply to a `#[resolve]` parameter",
                 "the resolver decides the value: give the default in its `from_request`",
+            )),
+            Some(Source::Part) => Some((
+                "`#[default_value]` cannot apply to a `#[request_part]` parameter",
+                "a part is bytes, text or a decoded value, not one text: take `Option<T>` and choose the default in the handler",
             )),
             Some(Source::Bean) => Some((
                 "`#[default_value]` cannot apply to a `#[bean_param]` parameter",

@@ -98,12 +98,14 @@ pub fn optional_entity<T: DeserializeOwned>(ctx: &RequestContext, meta: &ParamMe
 
 mod context;
 mod entity;
+mod part;
 mod resolve;
 mod resource;
 mod returns;
 
 pub use context::*;
 pub use entity::*;
+pub use part::*;
 pub use resolve::*;
 pub use resource::*;
 pub use returns::*;

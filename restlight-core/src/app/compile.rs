@@ -166,6 +166,7 @@ impl Compiler {
                 name: route.name.clone(),
                 location,
                 interceptors,
+                conditions: entry.conditions.clone(),
             },
             entry,
             undocumented: route.undocumented,
@@ -239,7 +240,7 @@ pub(crate) fn entry_of(route: &Route, location: &str) -> (RouteEntry, Vec<Startu
         // The macro checked every condition at compile time.
         Source::Descriptor(d) => {
             let parse = |list: &'static [&'static str]| list.iter().filter_map(|c| Condition::parse(c).ok());
-            Conditions::new(parse(d.param_conditions), parse(d.header_conditions))
+            Conditions::new(parse(d.param_conditions), parse(d.header_conditions)).trailing_slash(d.trailing_slash)
         }
         Source::Built(_) => Conditions::default(),
     };

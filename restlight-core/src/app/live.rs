@@ -135,24 +135,32 @@ impl fmt::Debug for RoutesIter<'_> {
 impl fmt::Display for Routes {
     /// The route table, one aligned row per route: method, path template,
     /// produces, consumes (`-` when not declared), executor and source
-    /// location, under a header row.
+    /// location, under a header row; when a route has parameter or header
+    /// conditions (Spring's `params` and `headers`), a `CONDITIONS` column
+    /// before the source (`params: version=2; headers: x-api=1`, `-` for none).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let media = |list: &[String]| if list.is_empty() { "-".to_owned() } else { list.join(", ") };
-        let header = ["METHOD", "PATH", "PRODUCES", "CONSUMES", "EXECUTOR", "SOURCE"].map(str::to_owned);
-        let rows: Vec<[String; 6]> = self
+        let conditional = self.iter().any(|r| !r.conditions.params().is_empty() || !r.conditions.headers().is_empty());
+        let mut header = vec!["METHOD", "PATH", "PRODUCES", "CONSUMES", "EXECUTOR"];
+        if conditional {
+            header.push("CONDITIONS");
+        }
+        header.push("SOURCE");
+        let header: Vec<String> = header.into_iter().map(str::to_owned).collect();
+        let rows: Vec<Vec<String>> = self
             .iter()
             .map(|r| {
-                [
-                    r.method.clone(),
-                    r.path.clone(),
-                    media(&r.produces),
-                    media(&r.consumes),
-                    r.scheduler.clone(),
-                    r.location.clone(),
-                ]
+                let mut row =
+                    vec![r.method.clone(), r.path.clone(), media(&r.produces), media(&r.consumes), r.scheduler.clone()];
+                if conditional {
+                    let text = r.conditions.to_string();
+                    row.push(if text.is_empty() { "-".to_owned() } else { text });
+                }
+                row.push(r.location.clone());
+                row
             })
             .collect();
-        let mut widths = header.clone().map(|h| h.len());
+        let mut widths: Vec<usize> = header.iter().map(String::len).collect();
         for row in &rows {
             for (width, cell) in widths.iter_mut().zip(row) {
                 *width = (*width).max(cell.chars().count());
@@ -160,7 +168,7 @@ impl fmt::Display for Routes {
         }
         for row in std::iter::once(&header).chain(&rows) {
             let mut line = String::new();
-            for (i, (cell, width)) in row.iter().zip(widths).enumerate() {
+            for (i, (cell, &width)) in row.iter().zip(&widths).enumerate() {
                 if i + 1 == row.len() {
                     line.push_str(cell);
                 } else {

@@ -66,6 +66,11 @@ pub struct RouteInfo {
     /// The interceptors bound to the route at startup, in the order they
     /// run, each with its classification (never-applying ones are left out).
     pub interceptors: Vec<(&'static str, Affinity)>,
+    /// The routing conditions: Spring's `params = ..` and `headers = ..`
+    /// and whether a trailing `/` matches (not in a Spring controller).
+    /// Its `Display` is `params: version=2, !debug; headers: x-api=1`,
+    /// empty without parameter and header conditions.
+    pub conditions: crate::router::Conditions,
 }
 
 /// What an [`App`] shares between its clones.

@@ -41,6 +41,7 @@
 //! details name it in `limitName`, with the `field` it stopped in), 400 for a
 //! malformed body.
 
+mod parts;
 mod spool;
 
 use std::fmt;
@@ -52,6 +53,8 @@ use futures_util::stream::{self, BoxStream, StreamExt};
 use crate::error::HttpError;
 use crate::request::RequestContext;
 
+pub(crate) use parts::{decode as decode_part, text as part_text};
+pub use parts::{MultipartFile, Parts};
 pub use spool::SpooledFile;
 
 /// How much a [`Multipart`] body may hold. Past a limit the read fails with

@@ -144,7 +144,7 @@ macro_rules! raw {
     };
 }
 raw!(Text: String, &'static str, std::borrow::Cow<'static, str>);
-raw!(Binary: bytes::Bytes, Vec<u8>, crate::BodyStream);
+raw!(Binary: bytes::Bytes, Vec<u8>, crate::BodyStream, crate::MultipartFile);
 raw!(Multipart: crate::Multipart);
 
 /// Everything else goes through a codec.

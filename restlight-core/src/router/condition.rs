@@ -1,6 +1,7 @@
 //! Routing conditions on query parameters and headers (Spring's
-//! `params = ..` and `headers = ..`), checked after the method and before
-//! Content-Type and Accept.
+//! `params = ..` and `headers = ..`) and the trailing-slash rule of Spring
+//! controllers, checked after the method and before Content-Type and
+//! Accept.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -11,10 +12,19 @@ use restlight_grammar::condition::Condition;
 /// The conditions of a route: every one must hold for the route to match.
 /// Empty (the default) for routes without conditions: only template
 /// groups that hold a conditional route check them.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Conditions {
     params: Vec<Condition<'static>>,
     headers: Vec<Condition<'static>>,
+    /// Whether a request path with one trailing `/` matches.
+    trailing_slash: bool,
+}
+
+impl Default for Conditions {
+    /// No parameter or header condition; a trailing `/` matches.
+    fn default() -> Self {
+        Self { params: Vec::new(), headers: Vec::new(), trailing_slash: true }
+    }
 }
 
 impl Conditions {
@@ -31,13 +41,44 @@ impl Conditions {
             list.sort();
             list.dedup();
         }
-        Self { params, headers }
+        Self { params, headers, trailing_slash: true }
     }
 
-    /// Whether there are none.
+    /// Sets whether a request path with one trailing `/` matches the route
+    /// (`/users/` for `/users`). Default: `true`, the JAX-RS rule; the
+    /// Spring front end sets `false`, as Spring 6 does: `/users/` is then a
+    /// 404 unless another route matches it.
+    ///
+    /// ```
+    /// use restlight_core::router::Conditions;
+    /// let spring = Conditions::default().trailing_slash(false);
+    /// assert!(!spring.matches_trailing_slash());
+    /// assert!(Conditions::default().matches_trailing_slash());
+    /// ```
+    #[must_use]
+    pub fn trailing_slash(mut self, matches: bool) -> Self {
+        self.trailing_slash = matches;
+        self
+    }
+
+    /// Whether a request path with one trailing `/` matches the route.
+    #[must_use]
+    pub fn matches_trailing_slash(&self) -> bool {
+        self.trailing_slash
+    }
+
+    /// Whether there are none: no parameter or header condition, and a
+    /// trailing `/` matches.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.params.is_empty() && self.headers.is_empty()
+        self.params.is_empty() && self.headers.is_empty() && self.trailing_slash
+    }
+
+    /// Whether both ask the same of the query and the headers (the
+    /// trailing-slash rule aside: two routes that differ only there match
+    /// the same requests without one).
+    pub(crate) fn same_requirements(&self, other: &Self) -> bool {
+        self.params == other.params && self.headers == other.headers
     }
 
     /// The conditions on query parameters.
@@ -53,8 +94,12 @@ impl Conditions {
     }
 
     /// Whether they hold for a request: `Err(true)` when a parameter
-    /// condition fails, `Err(false)` when only a header condition does.
+    /// condition fails, `Err(false)` when only a header condition (or the
+    /// trailing-slash rule) does.
     pub(crate) fn check(&self, facts: &Facts<'_>) -> Result<(), bool> {
+        if facts.trailing_slash && !self.trailing_slash {
+            return Err(false);
+        }
         let param = |name: &str| -> Option<Cow<'_, str>> {
             form_urlencoded::parse(facts.query?.as_bytes()).find(|(n, _)| n == name).map(|(_, v)| v)
         };
@@ -90,10 +135,12 @@ impl fmt::Display for Conditions {
     }
 }
 
-/// What conditions are checked against: the query string and the headers
-/// (`None`: no headers known, as for [`Router::lookup`](super::Router::lookup)).
+/// What conditions are checked against: the query string, the headers
+/// (`None`: no headers known, as for [`Router::lookup`](super::Router::lookup))
+/// and whether the path ends in a `/` (set by the router).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Facts<'a> {
     pub(crate) query: Option<&'a str>,
     pub(crate) headers: Option<&'a HeaderMap>,
+    pub(crate) trailing_slash: bool,
 }

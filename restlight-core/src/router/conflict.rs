@@ -17,7 +17,7 @@ pub(crate) fn conflicts(members: &[&RouteEntry]) -> Vec<RouterProblem> {
     for (i, a) in members.iter().enumerate() {
         for b in &members[i + 1..] {
             if a.method == b.method
-                && a.conditions == b.conditions
+                && a.conditions.same_requirements(&b.conditions)
                 && media_set(&a.consumes) == media_set(&b.consumes)
                 && produces(a).keys().eq(produces(b).keys())
             {
@@ -43,7 +43,7 @@ pub(crate) fn outranked(members: &[&RouteEntry]) -> Vec<RouterProblem> {
             let qs = |t: &&str| a_produces.get(t).copied();
             i != j
                 && a.method == b.method
-                && a.conditions == b.conditions
+                && a.conditions.same_requirements(&b.conditions)
                 && !same_types
                 && b_consumes.is_subset(&a_consumes)
                 && b_produces.iter().all(|(t, b_qs)| qs(t).is_some_and(|a_qs| a_qs >= *b_qs))

@@ -56,10 +56,18 @@ impl ParsedPath<'_> {
 /// trailing `/`: what routing looks at. Byte scans: every character that
 /// matters is ASCII.
 pub(crate) fn route_body(path: &str) -> &str {
+    route_body_and_slash(path).0
+}
+
+/// [`route_body`], and whether it removed a trailing `/` (`/users/`, not `/`).
+pub(crate) fn route_body_and_slash(path: &str) -> (&str, bool) {
     let end = path.bytes().position(|b| b == b'?' || b == b'#').unwrap_or(path.len());
     let path = &path[..end];
     let body = path.strip_prefix('/').unwrap_or(path);
-    body.strip_suffix('/').unwrap_or(body)
+    match body.strip_suffix('/') {
+        Some(body) => (body, true),
+        None => (body, false),
+    }
 }
 
 /// Whether the path needs decoding or has matrix parameters (or a NUL, which

@@ -7,8 +7,14 @@
 //! the regex, which may contain braces (`\d{3}`) and `/`. Variables may share
 //! a segment with literal text (`/{name}.html`, `/v{major}.{minor}`). A regex
 //! that can match `/` (`{path: .*}`) spans segments; it matches at least one
-//! segment. The leading `/` is optional, one trailing `/` is ignored in
-//! templates and in requests. Literal text may not contain `;`, `?` or `#`.
+//! segment (a variable sharing a segment with literal text may match
+//! nothing: `/files{rest: (?:/.*)?}` matches `/files` and `/files/a/b`).
+//! The leading `/` is optional, one trailing `/` is ignored in templates
+//! and in requests, unless a route's [`Conditions`] refuse it
+//! ([`Conditions::trailing_slash`], as the Spring front end does): a
+//! template whose routes all refuse it does not match a path with one, and
+//! the next best template is tried. Literal text may not contain `;`, `?`
+//! or `#`.
 //!
 //! ```
 //! use http::Method;
@@ -314,7 +320,7 @@ impl Router {
         content_type: Option<&str>,
         accept: Option<&str>,
     ) -> Result<Lookup<'r>, RouteError> {
-        let facts = Facts { query: raw_path.split_once('?').map(|(_, q)| q), headers: None };
+        let facts = Facts { query: raw_path.split_once('?').map(|(_, q)| q), headers: None, trailing_slash: false };
         self.lookup_accepting(method, raw_path, content_type, &Accept::new(accept), &facts)
     }
 
@@ -328,21 +334,25 @@ impl Router {
         accept: &Accept<'_>,
         facts: &Facts<'_>,
     ) -> Result<Lookup<'r>, RouteError> {
-        let body = decode::route_body(raw_path);
+        let (body, trailing) = decode::route_body_and_slash(raw_path);
+        let facts = &Facts { trailing_slash: trailing, ..*facts };
+        // A group whose routes all refuse a trailing `/` (Spring's) is no
+        // match for a path with one: the next best template is tried.
+        let refused = |group: usize| trailing && self.groups[group].refuses_trailing_slash();
+        let serves = |group: usize| !refused(group) && (self.strict || self.groups[group].serves(method));
         let plain = decode::is_plain(body);
         // A plain path is its own key in the static table: looked up once,
         // and a final static route that serves the method needs nothing else.
         let known = plain.then(|| self.tree.static_entry(body));
         if let Some(Some((group, true))) = known {
-            if self.strict || self.groups[group].serves(method) {
+            if serves(group) {
                 return self.static_match(group, method, content_type, accept, facts);
             }
         }
         let bad = |reason| RouteError::BadPath { reason };
         let path = decode::parse_body(body, plain).map_err(bad)?;
-        let serves = |group: usize| self.strict || self.groups[group].serves(method);
         let Some((group, caps)) = self.tree.find(&path, &serves, known) else {
-            return self.unserved(&path, method);
+            return self.unserved(&path, method, &refused);
         };
         let selected = self.groups[group].select(&self.routes, method, content_type, accept, facts, &self.any)?;
         let (route, produce, head_from_get) = match selected {
@@ -394,8 +404,14 @@ impl Router {
 
     /// No template matching the path serves the method: 404 when none
     /// matches at all, else OPTIONS or 405 with the methods of them all.
-    fn unserved<'r>(&'r self, path: &decode::ParsedPath<'_>, method: &Method) -> Result<Lookup<'r>, RouteError> {
-        let groups = self.tree.find_all(path);
+    fn unserved<'r>(
+        &'r self,
+        path: &decode::ParsedPath<'_>,
+        method: &Method,
+        refused: &dyn Fn(usize) -> bool,
+    ) -> Result<Lookup<'r>, RouteError> {
+        let mut groups = self.tree.find_all(path);
+        groups.retain(|&g| !refused(g));
         if groups.is_empty() {
             return Err(RouteError::NotFound);
         }

@@ -35,6 +35,9 @@ pub(crate) struct Group {
     /// Whether a route of the group has conditions: only then are they
     /// checked, so that other groups pay nothing for them.
     conditional: bool,
+    /// Whether every route of the group refuses a path with a trailing `/`
+    /// (Spring controllers' routes).
+    refuses_slash: bool,
 }
 
 /// How well a route fits the request: how specific its conditions are (as
@@ -69,12 +72,18 @@ impl Group {
         allowed.push(Method::OPTIONS);
         let allow = allow_header(&mut allowed);
         let conditional = ids.iter().any(|&id| !routes[id].conditions.is_empty());
-        Group { methods, allowed, allow, conditional }
+        let refuses_slash = ids.iter().all(|&id| !routes[id].conditions.matches_trailing_slash());
+        Group { methods, allowed, allow, conditional, refuses_slash }
     }
 
     /// Whether a route of the group serves `method` (HEAD through GET).
     pub(crate) fn serves(&self, method: &Method) -> bool {
         self.routes_for(method).is_some() || (*method == Method::HEAD && self.routes_for(&Method::GET).is_some())
+    }
+
+    /// Whether every route of the group refuses a path with a trailing `/`.
+    pub(crate) fn refuses_trailing_slash(&self) -> bool {
+        self.refuses_slash
     }
 
     /// The methods in `Allow`.

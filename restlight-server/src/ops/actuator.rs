@@ -412,6 +412,8 @@ fn route_table(shared: &OpsShared) -> Response {
                         "timeoutMs": r.timeout.map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
                         "name": r.name,
                         "location": r.location,
+                        "params": r.conditions.params().iter().map(ToString::to_string).collect::<Vec<_>>(),
+                        "headers": r.conditions.headers().iter().map(ToString::to_string).collect::<Vec<_>>(),
                     })
                 })
                 .collect()

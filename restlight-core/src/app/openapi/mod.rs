@@ -223,6 +223,56 @@ fn body_schema(kind: BodyKind, schema: Schema, g: &SchemaGenerator) -> Value {
     }
 }
 
+/// The routing conditions (Spring's `params` and `headers`) of a route as
+/// parameters of `location`: `name` a required one, `name=value` a required
+/// one whose schema is `enum: [value]` (merged into a parameter of that name
+/// the handler reads too). The ones a parameter cannot state (`!name`,
+/// `name!=value`) are returned as text, for the description.
+fn condition_params(
+    conditions: &[restlight_grammar::condition::Condition<'static>],
+    location: &str,
+    params: &mut Vec<Value>,
+) -> Vec<String> {
+    use restlight_grammar::condition::Test;
+    let mut unstated = Vec::new();
+    for c in conditions {
+        let value = match c.test() {
+            Test::Present => None,
+            Test::Equals(v) => Some(v.to_string()),
+            Test::Absent | Test::NotEquals(_) => {
+                unstated.push(format!("`{c}`"));
+                continue;
+            }
+        };
+        let same = |p: &&mut Value| {
+            p["in"] == location
+                && p["name"].as_str().is_some_and(|n| {
+                    if location == "header" {
+                        n.eq_ignore_ascii_case(c.name())
+                    } else {
+                        n == c.name()
+                    }
+                })
+        };
+        match params.iter_mut().find(same) {
+            Some(p) => {
+                p["required"] = Value::Bool(true);
+                if let Some(v) = value {
+                    p["schema"]["enum"] = json!([v]);
+                }
+            }
+            None => {
+                let schema = match value {
+                    Some(v) => json!({ "type": "string", "enum": [v] }),
+                    None => json!({ "type": "string" }),
+                };
+                params.push(json!({ "name": c.name(), "in": location, "required": true, "schema": schema }));
+            }
+        }
+    }
+    unstated
+}
+
 fn is_openapi3(g: &SchemaGenerator) -> bool {
     // The 3.0 settings carry schemars' OpenAPI transforms; the 2020-12 ones none.
     !g.settings().transforms.is_empty()
@@ -311,6 +361,9 @@ fn operation(
     let mut matrix = Vec::new();
     let mut form = Map::new();
     let mut form_required = Vec::new();
+    let mut parts = Map::new();
+    let mut parts_required = Vec::new();
+    let mut encoding = Map::new();
     let mut entity: Option<(BodyKind, Value, bool)> = None;
     let mut reads_input = !vars.is_empty();
     for (meta, pdoc) in &flat {
@@ -348,6 +401,19 @@ fn operation(
                 }
                 continue;
             }
+            ParamSource::Part => {
+                reads_input = true;
+                let kind = pdoc.map_or(BodyKind::Codec, |p| (p.body)());
+                let schema = pdoc.map_or_else(Schema::default, |p| (p.schema)(g));
+                if kind == BodyKind::Codec {
+                    encoding.insert(meta.name.to_owned(), json!({ "contentType": "application/json" }));
+                }
+                parts.insert(meta.name.to_owned(), body_schema(kind, schema, g));
+                if required {
+                    parts_required.push(meta.name);
+                }
+                continue;
+            }
             ParamSource::Entity => {
                 reads_input = true;
                 let kind = pdoc.map_or(BodyKind::Codec, |p| (p.body)());
@@ -363,8 +429,20 @@ fn operation(
         }
         params.push(p);
     }
+    let conditions = &route.entry.conditions;
+    let unstated = condition_params(conditions.params(), "query", &mut params);
+    let unstated_headers = condition_params(conditions.headers(), "header", &mut params);
+    reads_input |= !conditions.params().is_empty() || !conditions.headers().is_empty();
     if !params.is_empty() {
         op.insert("parameters".into(), Value::Array(params));
+    }
+    for (list, what) in [(unstated, "query parameters"), (unstated_headers, "headers")] {
+        if !list.is_empty() {
+            if !description.is_empty() {
+                description.push_str("\n\n");
+            }
+            description.push_str(&format!("Routed only when the {what} meet: {}.", list.join(", ")));
+        }
     }
     if !matrix.is_empty() {
         if !description.is_empty() {
@@ -378,7 +456,7 @@ fn operation(
         op.insert("description".into(), Value::from(description));
     }
 
-    let has_body = entity.is_some() || !form.is_empty();
+    let has_body = entity.is_some() || !form.is_empty() || !parts.is_empty();
     if let Some((kind, schema, required)) = &entity {
         let media = media_types(&info.consumes, *kind);
         op.insert("requestBody".into(), json!({ "required": required, "content": content(&media, schema) }));
@@ -389,6 +467,16 @@ fn operation(
         }
         let media = vec!["application/x-www-form-urlencoded".to_owned()];
         op.insert("requestBody".into(), json!({ "required": true, "content": content(&media, &schema) }));
+    } else if !parts.is_empty() {
+        let mut schema = json!({ "type": "object", "properties": parts });
+        if !parts_required.is_empty() {
+            schema["required"] = json!(parts_required);
+        }
+        let mut media = json!({ "schema": schema });
+        if !encoding.is_empty() {
+            media["encoding"] = Value::Object(encoding);
+        }
+        op.insert("requestBody".into(), json!({ "required": true, "content": { "multipart/form-data": media } }));
     }
 
     // Responses: the return type's, then the framework's.

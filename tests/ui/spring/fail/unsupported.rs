@@ -9,11 +9,6 @@ impl Users {
         String::new()
     }
 
-    #[post_mapping("/avatar")]
-    async fn avatar(&self, #[request_part("file")] file: String) -> String {
-        file
-    }
-
     #[get_mapping("/twice")]
     #[post_mapping("/twice")]
     #[response_status(CREATD)]
