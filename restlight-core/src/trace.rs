@@ -2,8 +2,11 @@
 //! Context of a request ([`TraceContext`]).
 //!
 //! The server decides them when a request arrives (see the server's
-//! `request_ids` and `trace_context` settings) and puts them in the
-//! request's extensions; handlers read them as `#[context]` parameters:
+//! `request_ids` and `trace_context` settings) and hands them to the
+//! application with the request (filters and tower layers find them in
+//! the request's extensions); handlers read them as `#[context]`
+//! parameters, or with [`RequestContext::request_id`](crate::RequestContext::request_id)
+//! and [`RequestContext::trace_context`](crate::RequestContext::trace_context):
 //!
 //! ```
 //! use restlight_core::{RequestId, TraceContext};

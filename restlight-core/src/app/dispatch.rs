@@ -194,7 +194,7 @@ impl Routing {
         }
         if body.is_end_stream() {
             let ctx = RequestContext::new(parts, Bytes::new(), params, matrix, remote, respond.produce.clone())
-                        .with_tags(tags);
+                .with_tags(tags);
             let (respond, task) = respond.call(ctx);
             return Step::Run(respond, task);
         }

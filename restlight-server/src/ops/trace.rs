@@ -99,10 +99,9 @@ impl RequestSpan {
     /// the body size.
     pub(crate) fn finish(&self, route: Option<&RouteInfo>, status: u16, bytes: u64) {
         if let Some(route) = route {
-            let name = format!("{} {}", self.method, route.path);
             #[cfg(feature = "otel")]
-            super::otel_span::rename(&self.span, &name);
-            self.span.record("otel.name", name);
+            super::otel_span::rename(&self.span, format!("{} {}", self.method, route.path));
+            self.span.record("otel.name", tracing::field::display(format_args!("{} {}", self.method, route.path)));
             self.span.record("http.route", route.path.as_str());
             self.span.record("restlight.executor", route.scheduler.as_str());
         }
