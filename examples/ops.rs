@@ -9,6 +9,10 @@
 //! OPS=ids     ...   # request IDs (x-request-id kept or made, sent back)
 //! OPS=trace   ...   # request IDs and trace context; no subscriber wants the span
 //! OPS=spans   ...   # the same with a subscriber that records every span
+//! OPS=otel cargo run --release --features access-log-file,otel --example ops
+//!                     # the same with OpenTelemetry export: every span sampled
+//!                     # and batch-exported over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT
+//!                     # (default here: a closed port, 127.0.0.1:9)
 //! curl localhost:18089/hello
 //! curl localhost:18089/actuator/metrics   # with OPS=metrics or both
 //! ```
@@ -28,10 +32,10 @@ fn main() -> restlight::Result<()> {
     if ops == "log" || ops == "both" {
         server = server.access_log(AccessLog::new().daily_file("/tmp/restlight-access", "access"));
     }
-    if ops == "ids" || ops == "trace" || ops == "spans" {
+    if ops == "ids" || ops == "trace" || ops == "spans" || ops == "otel" {
         server = server.request_ids(true);
     }
-    if ops == "trace" || ops == "spans" {
+    if ops == "trace" || ops == "spans" || ops == "otel" {
         server = server.trace_context(true);
     }
     if ops == "spans" {
@@ -41,5 +45,17 @@ fn main() -> restlight::Result<()> {
         let subscriber = tracing_subscriber::registry().with(tracing_subscriber::filter::LevelFilter::INFO);
         tracing::subscriber::set_global_default(subscriber).expect("one subscriber");
     }
+    #[cfg(feature = "otel")]
+    let _flush = if ops == "otel" {
+        use tracing_subscriber::layer::SubscriberExt;
+        let endpoint = std::env::var("OTEL_EXPORTER_OTLP_ENDPOINT")
+            .map_or_else(|_| "http://127.0.0.1:9/v1/traces".to_owned(), |e| format!("{e}/v1/traces"));
+        let (otel, flush) = restlight::Otlp::new().endpoint(&endpoint).service_name("ops").layer().expect("otlp");
+        let subscriber = tracing_subscriber::registry().with(tracing_subscriber::filter::LevelFilter::INFO).with(otel);
+        tracing::subscriber::set_global_default(subscriber).expect("one subscriber");
+        Some(flush)
+    } else {
+        None
+    };
     server.run()
 }

@@ -146,3 +146,36 @@ fn the_mock_client_has_no_id() {
     let client = Restlight::new().request_ids(true).mock().unwrap();
     assert_eq!(client.get("/rid/io").send_blocking().text(), "");
 }
+
+#[tokio::test]
+async fn builder_routes_and_filters_read_the_same_id() {
+    // A builder route reads the ID from its context; a filter before
+    // routing finds it in the request's extensions and passes it on in a
+    // header of its own.
+    let route = restlight::get("/plain").handle(|ctx: RequestContext| async move {
+        let attribute = ctx.attribute::<RequestId>().map(ToString::to_string).unwrap_or_default();
+        format!("{} {attribute}", ctx.request_id())
+    });
+    let plain = TestServer::start(server().route(route));
+    let (header, body) = get(&http1(), plain.url("/plain"), Some("kept-1")).await;
+    assert_eq!((header.as_deref(), body.as_str()), (Some("kept-1"), "kept-1 kept-1"));
+    let (header, body) = get(&http1(), plain.url("/plain"), None).await;
+    let header = header.unwrap();
+    assert!(is_generated(&header), "{header}");
+    assert_eq!(body, format!("{header} {header}"));
+
+    let filtered = server()
+        .route(restlight::get("/plain").handle(|ctx: RequestContext| async move { ctx.request_id().to_string() }));
+    let filtered = filtered.filter(|req: restlight::filter::FilterRequest, next: restlight::filter::Next| async move {
+        let seen = req.extensions().get::<RequestId>().map(ToString::to_string).unwrap_or_default();
+        let mut res = next.run(req).await;
+        res.headers_mut().insert("x-filter-saw", seen.parse().unwrap());
+        res
+    });
+    let with_filter = TestServer::start(filtered);
+    let res = http1().get(with_filter.url("/plain")).send().await.unwrap();
+    let id = res.headers()["x-request-id"].to_str().unwrap().to_owned();
+    assert!(is_generated(&id), "{id}");
+    assert_eq!(res.headers()["x-filter-saw"], id.as_str());
+    assert_eq!(res.text().await.unwrap(), id);
+}

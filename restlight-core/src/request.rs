@@ -11,6 +11,7 @@ use crate::media::MediaType;
 use crate::meta::ParamSource;
 use crate::router::{MatrixParams, PathParams};
 use crate::stream::BodyStream;
+use crate::trace::{RequestId, RequestTags, TraceContext};
 
 type Pairs = Vec<(String, String)>;
 
@@ -26,6 +27,8 @@ pub struct RequestContext {
     pub(crate) path_params: PathParams,
     pub(crate) matrix: MatrixParams,
     pub(crate) remote_addr: Option<SocketAddr>,
+    /// The request ID and trace context the server gave the request.
+    pub(crate) tags: Option<Arc<RequestTags>>,
     pub(crate) produce: Option<MediaType>,
     /// The codecs the entity reader may use (set by the dispatcher).
     pub(crate) codecs: Option<crate::codec::EntityCodecs>,
@@ -51,6 +54,7 @@ impl RequestContext {
             path_params,
             matrix,
             remote_addr,
+            tags: None,
             produce,
             codecs: None,
             query: OnceLock::new(),
@@ -58,6 +62,12 @@ impl RequestContext {
             cookies: OnceLock::new(),
             stream: Mutex::new(None),
         }
+    }
+
+    /// The request ID and trace context the server gave the request.
+    pub(crate) fn with_tags(mut self, tags: Option<Arc<RequestTags>>) -> Self {
+        self.tags = tags;
+        self
     }
 
     /// Hands the body over as a stream instead of bytes (streaming routes).
@@ -119,10 +129,33 @@ impl RequestContext {
     /// one type) and live in the request's [`extensions`](Self::extensions),
     /// so a value a filter or layer inserted into the `http::Request`'s
     /// extensions is an attribute too. Handlers read them with
-    /// `#[request_attribute]`.
+    /// `#[request_attribute]`. The [`RequestId`] and [`TraceContext`] the
+    /// server gave the request are attributes as well (see
+    /// [`request_id`](Self::request_id) and
+    /// [`trace_context`](Self::trace_context)).
     #[must_use]
     pub fn attribute<T: Send + Sync + 'static>(&self) -> Option<&T> {
-        self.parts.extensions.get::<T>()
+        match self.parts.extensions.get::<T>() {
+            Some(value) => Some(value),
+            None => self.tags.as_deref().and_then(RequestTags::get::<T>),
+        }
+    }
+
+    /// The request's ID: the caller's or one the server made, when the
+    /// server's request IDs are on; empty otherwise (and in the mock
+    /// client, unless the test put one in the request's extensions).
+    #[must_use]
+    pub fn request_id(&self) -> &RequestId {
+        static EMPTY: RequestId = RequestId::EMPTY;
+        self.attribute::<RequestId>().unwrap_or(&EMPTY)
+    }
+
+    /// The request's W3C trace context, when the server's trace context is
+    /// on; an invalid, empty context otherwise (whose
+    /// [`inject`](TraceContext::inject) adds nothing).
+    #[must_use]
+    pub fn trace_context(&self) -> &TraceContext {
+        self.attribute::<TraceContext>().unwrap_or(&TraceContext::EMPTY)
     }
 
     /// Stores `value` as the request attribute of its type, returning the

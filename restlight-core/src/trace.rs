@@ -2,8 +2,11 @@
 //! Context of a request ([`TraceContext`]).
 //!
 //! The server decides them when a request arrives (see the server's
-//! `request_ids` and `trace_context` settings) and puts them in the
-//! request's extensions; handlers read them as `#[context]` parameters:
+//! `request_ids` and `trace_context` settings) and hands them to the
+//! application with the request (filters and tower layers find them in
+//! the request's extensions); handlers read them as `#[context]`
+//! parameters, or with [`RequestContext::request_id`](crate::RequestContext::request_id)
+//! and [`RequestContext::trace_context`](crate::RequestContext::trace_context):
 //!
 //! ```
 //! use restlight_core::{RequestId, TraceContext};
@@ -22,10 +25,12 @@
 //! They are unique enough to tell requests and traces apart; they are not
 //! secrets.
 
-use std::cell::Cell;
+use std::any::Any;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::hash::{BuildHasher, Hasher};
 
+use bytes::BytesMut;
 use http::header::{HeaderMap, HeaderName, HeaderValue};
 
 /// The `traceparent` header (W3C Trace Context).
@@ -96,17 +101,21 @@ fn parse_hex<const N: usize>(text: &[u8]) -> Option<[u8; N]> {
 /// As a `#[context]` parameter (`#[context] id: &RequestId`) it is the
 /// current request's, or empty when the server's request IDs are off (and
 /// in the mock client, which makes none).
+///
+/// It is kept as a header value: a received ID is the request's own header
+/// value (shared, not copied), and a generated one is cut from a buffer
+/// its thread shares among the IDs it makes, so putting the ID on the
+/// response copies neither.
 #[derive(Clone, PartialEq, Eq)]
-pub struct RequestId(Repr);
+pub struct RequestId(HeaderValue);
 
-#[derive(Clone, PartialEq, Eq)]
-enum Repr {
-    Generated([u8; GENERATED_LEN]),
-    Received(HeaderValue),
-}
+/// Bytes of the buffer a thread cuts its generated IDs from (42 IDs); a
+/// new one is allocated when it is used up, and freed when the last ID cut
+/// from it is dropped.
+const ID_SLAB: usize = 42 * GENERATED_LEN;
 
 impl RequestId {
-    pub(crate) const EMPTY: RequestId = RequestId(Repr::Received(HeaderValue::from_static("")));
+    pub(crate) const EMPTY: RequestId = RequestId(HeaderValue::from_static(""));
 
     /// A new ID: 24 lowercase hex digits, the first 12 this thread's
     /// (random, chosen once), the last 12 a per-thread counter. No lock,
@@ -116,6 +125,7 @@ impl RequestId {
         thread_local! {
             static PREFIX: Cell<Option<u64>> = const { Cell::new(None) };
             static COUNT: Cell<u64> = const { Cell::new(0) };
+            static SLAB: RefCell<BytesMut> = RefCell::new(BytesMut::new());
         }
         let prefix = PREFIX.with(|p| match p.get() {
             Some(v) => v,
@@ -133,7 +143,15 @@ impl RequestId {
         let mut text = [0; GENERATED_LEN];
         push_hex(&mut text[..12], &prefix.to_be_bytes()[2..]);
         push_hex(&mut text[12..], &count.to_be_bytes()[2..]);
-        Self(Repr::Generated(text))
+        let bytes = SLAB.with_borrow_mut(|slab| {
+            if slab.capacity() < GENERATED_LEN {
+                *slab = BytesMut::with_capacity(ID_SLAB);
+            }
+            slab.extend_from_slice(&text);
+            slab.split_to(GENERATED_LEN).freeze()
+        });
+        // Hex digits only: always a valid header value.
+        Self(HeaderValue::from_maybe_shared(bytes).unwrap_or(HeaderValue::from_static("")))
     }
 
     /// `value` as an ID when it is well-formed: 1 to 128 bytes of ASCII
@@ -147,32 +165,26 @@ impl RequestId {
         let ok = !bytes.is_empty()
             && bytes.len() <= MAX_REQUEST_ID_LEN
             && bytes.iter().all(|&c| c.is_ascii_alphanumeric() || b"-_.:/+=".contains(&c));
-        ok.then(|| Self(Repr::Received(value.clone())))
+        ok.then(|| Self(value.clone()))
     }
 
     /// The ID as text; empty when there is none.
     #[must_use]
     pub fn as_str(&self) -> &str {
-        match &self.0 {
-            // Only ASCII hex digits and checked header bytes get here.
-            Repr::Generated(text) => std::str::from_utf8(text).unwrap_or_default(),
-            Repr::Received(value) => value.to_str().unwrap_or_default(),
-        }
+        // Only hex digits and checked header bytes get here.
+        self.0.to_str().unwrap_or_default()
     }
 
     /// Whether there is no ID (request IDs are off).
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.as_str().is_empty()
+        self.0.is_empty()
     }
 
-    /// The ID as a header value.
+    /// The ID as a header value (shared, not copied).
     #[must_use]
     pub fn to_header_value(&self) -> HeaderValue {
-        match &self.0 {
-            Repr::Generated(text) => HeaderValue::from_bytes(text).unwrap_or(HeaderValue::from_static("")),
-            Repr::Received(value) => value.clone(),
-        }
+        self.0.clone()
     }
 
     /// Sets header `name` of an outgoing request to this ID, to carry it
@@ -453,6 +465,30 @@ impl fmt::Debug for TraceContext {
     }
 }
 
+/// The request ID and trace context a server gave one request, handed to
+/// the application beside the request rather than in its extensions (whose
+/// first insertion allocates a map), and shared with the server, which puts
+/// the ID on the response and in the access log. Handlers read them as
+/// `#[context]` parameters or [`RequestContext`](crate::RequestContext)
+/// attributes.
+#[doc(hidden)]
+#[derive(Debug, Clone, Default)]
+pub struct RequestTags {
+    /// The request's ID, when request IDs are on.
+    pub id: Option<RequestId>,
+    /// The request's trace context, when trace context is on.
+    pub trace: Option<TraceContext>,
+}
+
+impl RequestTags {
+    /// The tag of type `T`, if `T` is [`RequestId`] or [`TraceContext`]
+    /// and that tag is set.
+    pub(crate) fn get<T: 'static>(&self) -> Option<&T> {
+        let id = self.id.as_ref().and_then(|id| (id as &dyn Any).downcast_ref::<T>());
+        id.or_else(|| self.trace.as_ref().and_then(|t| (t as &dyn Any).downcast_ref::<T>()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -538,5 +574,28 @@ mod tests {
         assert_ne!(other[..12], a.as_str()[..12], "another thread, another prefix");
         assert!(RequestId::EMPTY.is_empty());
         assert_eq!(a.to_header_value(), a.as_str());
+    }
+
+    #[test]
+    fn generated_ids_outlive_the_buffer_they_were_cut_from() {
+        // More IDs than one buffer holds, some kept past its refill.
+        let ids: Vec<RequestId> = (0..3 * ID_SLAB / GENERATED_LEN + 5).map(|_| RequestId::generate()).collect();
+        let texts: std::collections::HashSet<&str> = ids.iter().map(RequestId::as_str).collect();
+        assert_eq!(texts.len(), ids.len(), "all distinct");
+        for (i, id) in ids.iter().enumerate() {
+            assert_eq!(id.as_str().len(), GENERATED_LEN);
+            assert_eq!(id.to_header_value().as_bytes(), id.as_str().as_bytes());
+            let count = u64::from_str_radix(&id.as_str()[12..], 16).unwrap();
+            assert_eq!(count, u64::from_str_radix(&ids[0].as_str()[12..], 16).unwrap() + i as u64);
+        }
+    }
+
+    #[test]
+    fn tags_are_attributes_of_their_type() {
+        let id = RequestId::generate();
+        let tags = RequestTags { id: Some(id.clone()), trace: None };
+        assert_eq!(tags.get::<RequestId>(), Some(&id));
+        assert!(tags.get::<TraceContext>().is_none());
+        assert!(tags.get::<String>().is_none());
     }
 }

@@ -55,9 +55,9 @@ impl<P: Pieces> hyper::service::Service<http::Request<Incoming>> for AppService<
     type Error = Infallible;
     type Future = Responding<P>;
 
-    fn call(&self, mut req: http::Request<Incoming>) -> Self::Future {
+    fn call(&self, req: http::Request<Incoming>) -> Self::Future {
         let in_flight = self.activity.begin();
-        let pending = self.observe.as_ref().map(|o| o.begin(&mut req, self.remote));
+        let pending = self.observe.as_ref().map(|o| o.begin(&req, self.remote));
         let version = req.version();
         if let Some(refusal) = crate::strict::check(&req) {
             let dispatch = Box::pin(std::future::ready(crate::strict::refuse(&req, &self.app, refusal)));
@@ -68,10 +68,11 @@ impl<P: Pieces> hyper::service::Service<http::Request<Incoming>> for AppService<
         // The matched route is read only by the metrics, the access log and
         // the request's span.
         let mark = pending.as_ref().is_some_and(Pending::needs_route);
+        let tags = pending.as_ref().and_then(Pending::tags);
         // Routing and the handler's call happen now: in the request's span.
         let dispatch = match pending.as_ref().and_then(Pending::span) {
-            Some(span) => span.in_scope(|| self.app.dispatch_boxed(req, Some(self.remote), mark)),
-            None => self.app.dispatch_boxed(req, Some(self.remote), mark),
+            Some(span) => span.in_scope(|| self.app.dispatch_boxed(req, Some(self.remote), mark, tags)),
+            None => self.app.dispatch_boxed(req, Some(self.remote), mark, tags),
         };
         Responding { dispatch, version, pending, in_flight: Some(in_flight), _pieces: PhantomData }
     }

@@ -34,14 +34,13 @@ impl FromRequestRef for Method {
 
 impl FromRequestRef for crate::RequestId {
     fn from_request_ref(ctx: &RequestContext) -> &Self {
-        static EMPTY: crate::RequestId = crate::RequestId::EMPTY;
-        ctx.attribute::<Self>().unwrap_or(&EMPTY)
+        ctx.request_id()
     }
 }
 
 impl FromRequestRef for crate::TraceContext {
     fn from_request_ref(ctx: &RequestContext) -> &Self {
-        ctx.attribute::<Self>().unwrap_or(&Self::EMPTY)
+        ctx.trace_context()
     }
 }
 

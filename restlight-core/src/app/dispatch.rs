@@ -38,6 +38,7 @@ use crate::request::RequestContext;
 use crate::response::{IntoResponse, Response, TEXT_PLAIN};
 use crate::router::{Facts, Lookup, RouteError};
 use crate::stream::BodyStream;
+use crate::trace::RequestTags;
 
 /// The routes served now and what answering a request needs besides them.
 /// Cheap to clone; clones share the table.
@@ -75,7 +76,8 @@ impl Routing {
 
     /// Serves one request, from routing to compression. `mark` puts
     /// [`MatchedRoute`] in the response's extensions (an allocation, so only
-    /// when someone reads it).
+    /// when someone reads it); `tags` are the request ID and trace context
+    /// the server gave the request, for its [`RequestContext`].
     ///
     /// Routing, reading the head and calling the handler happen now, when
     /// this is called; the future returned only waits for the handler and
@@ -87,12 +89,13 @@ impl Routing {
         req: Request<B>,
         remote: Option<SocketAddr>,
         mark: bool,
+        tags: Option<Arc<RequestTags>>,
     ) -> impl Future<Output = Response> + Send + 'static
     where
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<BoxError>,
     {
-        let step = self.route(req, remote, mark);
+        let step = self.route(req, remote, mark, tags);
         async move {
             match step {
                 Step::Answered(res) => res,
@@ -104,7 +107,7 @@ impl Routing {
 
     /// Everything up to the handler's call, or the answer when there is
     /// nothing to call.
-    fn route<B>(self, req: Request<B>, remote: Option<SocketAddr>, mark: bool) -> Step
+    fn route<B>(self, req: Request<B>, remote: Option<SocketAddr>, mark: bool, tags: Option<Arc<RequestTags>>) -> Step
     where
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<BoxError>,
@@ -182,7 +185,8 @@ impl Routing {
         if respond.route.stream_body {
             return match BodyStream::for_request(body, &parts.headers, respond.route.stream_limit) {
                 Ok(stream) => {
-                    let ctx = RequestContext::new(parts, Bytes::new(), params, matrix, remote, respond.produce.clone());
+                    let ctx = RequestContext::new(parts, Bytes::new(), params, matrix, remote, respond.produce.clone())
+                        .with_tags(tags);
                     let (respond, task) = respond.call(ctx.with_body_stream(stream));
                     Step::Run(respond, task)
                 }
@@ -190,7 +194,8 @@ impl Routing {
             };
         }
         if body.is_end_stream() {
-            let ctx = RequestContext::new(parts, Bytes::new(), params, matrix, remote, respond.produce.clone());
+            let ctx = RequestContext::new(parts, Bytes::new(), params, matrix, remote, respond.produce.clone())
+                .with_tags(tags);
             let (respond, task) = respond.call(ctx);
             return Step::Run(respond, task);
         }
@@ -199,7 +204,8 @@ impl Routing {
             let read = read_body(body, &parts.headers, limit).await;
             match read.and_then(|b| compress::request(&parts.headers, b, limit)) {
                 Ok(body) => {
-                    let ctx = RequestContext::new(parts, body, params, matrix, remote, respond.produce.clone());
+                    let ctx = RequestContext::new(parts, body, params, matrix, remote, respond.produce.clone())
+                        .with_tags(tags);
                     let (respond, task) = respond.call(ctx);
                     respond.respond(task).await
                 }

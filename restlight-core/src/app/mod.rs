@@ -123,20 +123,31 @@ impl App {
     /// boxed once here (so the server need not box a larger one around
     /// it), with [`MatchedRoute`] on the response only when `mark` asks for
     /// it or filters or layers may read it, since inserting it allocates.
+    /// `tags` (the request ID and trace context) reach the handler beside
+    /// the request; filters and layers find them in its extensions.
     #[doc(hidden)]
     pub fn dispatch_boxed<B>(
         &self,
-        req: http::Request<B>,
+        mut req: http::Request<B>,
         remote: Option<std::net::SocketAddr>,
         mark: bool,
+        tags: Option<std::sync::Arc<crate::trace::RequestTags>>,
     ) -> crate::handler::BoxFuture<crate::Response>
     where
         B: http_body::Body<Data = bytes::Bytes> + Send + 'static,
         B::Error: Into<crate::BoxError>,
     {
         match &self.inner.entry {
-            Entry::Direct => Box::pin(self.inner.routing.clone().serve(req, remote, mark)),
+            Entry::Direct => Box::pin(self.inner.routing.clone().serve(req, remote, mark, tags)),
             Entry::Filtered(_) | Entry::Layered(_) => {
+                if let Some(tags) = tags {
+                    if let Some(id) = &tags.id {
+                        req.extensions_mut().insert(id.clone());
+                    }
+                    if let Some(trace) = &tags.trace {
+                        req.extensions_mut().insert(trace.clone());
+                    }
+                }
                 let app = self.clone();
                 Box::pin(async move { app.inner.entry.call(&app.inner.routing, req, remote, mark).await })
             }

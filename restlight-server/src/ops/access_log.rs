@@ -14,7 +14,9 @@ use http::{Method, Uri, Version};
 use restlight_core::MatchedRoute;
 
 use super::metrics::RequestMetrics;
-use super::trace::{Tags, TraceSettings};
+use restlight_core::trace::RequestTags;
+
+use super::trace::{RequestSpan, TraceSettings};
 
 /// The `tracing` target of access-log lines.
 pub const ACCESS_TARGET: &str = "restlight::access";
@@ -107,8 +109,14 @@ impl Observe {
 
     /// Starts recording a request, and tags it with its ID and trace
     /// context when those are on.
-    pub(crate) fn begin<B>(self: &Arc<Self>, req: &mut http::Request<B>, remote: SocketAddr) -> Pending {
-        let tags = self.trace.any().then(|| Box::new(Tags::of(&self.trace, req, remote, self.tls)));
+    pub(crate) fn begin<B>(self: &Arc<Self>, req: &http::Request<B>, remote: SocketAddr) -> Pending {
+        let (tags, span) = match self.trace.any() {
+            true => {
+                let (tags, span) = super::trace::tag(&self.trace, req, remote, self.tls);
+                (Some(tags), span)
+            }
+            false => (None, None),
+        };
         let line = self.log.then(|| {
             Box::new(RequestLine {
                 method: req.method().clone(),
@@ -118,7 +126,9 @@ impl Observe {
                 wall: SystemTime::now(),
             })
         });
-        Pending { observe: Arc::clone(self), started: Instant::now(), line, tags }
+        // Only the metrics and the access log time the request.
+        let started = (self.metrics.is_some() || self.log).then(Instant::now);
+        Pending { observe: Arc::clone(self), started, line, tags, span }
     }
 }
 
@@ -133,12 +143,16 @@ struct RequestLine {
 /// A request being recorded, until its response head is known.
 pub(crate) struct Pending {
     observe: Arc<Observe>,
-    started: Instant,
+    /// When the request arrived, for the metrics and the access log.
+    started: Option<Instant>,
     /// Boxed: only the access log needs it, and a request's future and
     /// response body (which carry this) are moved several times.
     line: Option<Box<RequestLine>>,
-    /// Boxed for the same reason: only request IDs and trace context need it.
-    tags: Option<Box<Tags>>,
+    /// The request ID and trace context, shared with the application.
+    tags: Option<Arc<RequestTags>>,
+    /// The request's span, when a subscriber records it (boxed for the
+    /// same reason as `line`).
+    span: Option<Box<RequestSpan>>,
 }
 
 impl std::fmt::Debug for Pending {
@@ -148,15 +162,20 @@ impl std::fmt::Debug for Pending {
 }
 
 impl Pending {
-    /// The request's span (disabled when there is none).
+    /// The request's span, when a subscriber records it.
     pub(crate) fn span(&self) -> Option<&tracing::Span> {
-        self.tags.as_ref().map(|t| &t.span)
+        self.span.as_ref().map(|s| &s.span)
+    }
+
+    /// The request ID and trace context, for the application.
+    pub(crate) fn tags(&self) -> Option<Arc<RequestTags>> {
+        self.tags.clone()
     }
 
     /// Whether the route that answers is read when the response is
     /// recorded (by the metrics, the access log or the span).
     pub(crate) fn needs_route(&self) -> bool {
-        self.observe.metrics.is_some() || self.line.is_some() || self.span().is_some_and(|s| !s.is_disabled())
+        self.observe.metrics.is_some() || self.line.is_some() || self.span.is_some()
     }
 
     /// The response head is ready: what is left is counting its body.
@@ -193,16 +212,17 @@ impl Finish {
 
 impl Drop for Finish {
     fn drop(&mut self) {
-        let elapsed = self.pending.started.elapsed();
+        let info = self.route.as_ref().map(MatchedRoute::info);
+        if let Some(span) = &self.pending.span {
+            span.finish(info, self.status, self.bytes);
+        }
+        let Some(started) = self.pending.started else { return };
+        let elapsed = started.elapsed();
         let observe = &self.pending.observe;
         if let Some(metrics) = &observe.metrics {
             metrics.record(self.route.as_ref(), self.status, elapsed, self.bytes);
         }
-        let info = self.route.as_ref().map(MatchedRoute::info);
-        let tags = self.pending.tags.as_ref();
-        if let Some(tags) = tags {
-            tags.finish(info, self.status, self.bytes);
-        }
+        let tags = self.pending.tags.as_deref();
         let Some(line) = &self.pending.line else { return };
         let (template, scheduler) = info.map_or(("-", "-"), |r| (r.path.as_str(), r.scheduler.as_str()));
         let to_tracing = tracing::enabled!(target: ACCESS_TARGET, tracing::Level::INFO);
@@ -304,13 +324,13 @@ impl RequestLine {
 }
 
 /// Appends ` id=...` and ` trace=...`, for what is on.
-fn push_tags(text: &mut String, tags: &Tags) {
+fn push_tags(text: &mut String, tags: &RequestTags) {
     if let Some(id) = &tags.id {
         text.push_str(" id=");
         text.push_str(id.as_str());
     }
-    if let Some(trace) = tags.trace {
-        let _ = write!(text, " trace={trace}");
+    if let Some(trace) = &tags.trace {
+        let _ = write!(text, " trace={}", trace.trace_id());
     }
 }
 

@@ -43,6 +43,6 @@ pub(crate) fn continue_trace(span: &tracing::Span, trace: TraceContext) -> Trace
 
 /// Names the OpenTelemetry span (already started, so `otel.name` recorded
 /// now would not reach it).
-pub(crate) fn rename(span: &tracing::Span, name: &str) {
-    span.context().span().update_name(name.to_owned());
+pub(crate) fn rename(span: &tracing::Span, name: String) {
+    span.context().span().update_name(name);
 }

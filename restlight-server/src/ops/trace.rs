@@ -2,10 +2,11 @@
 //! tagged with when it arrives, and its `tracing` span.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 use http::header::{HeaderName, CONTENT_LENGTH};
 use http::Version;
-use restlight_core::trace::SpanId;
+use restlight_core::trace::{RequestTags, SpanId};
 use restlight_core::{RequestId, RouteInfo, TraceContext};
 
 /// The `tracing` target of the span each request gets when request IDs or
@@ -37,76 +38,70 @@ impl TraceSettings {
     }
 }
 
-/// What a request was tagged with.
+/// The request's span, when a subscriber wants it (boxed in the pending
+/// record, and only made for a span that is recorded).
 #[derive(Debug)]
-pub(crate) struct Tags {
-    pub(crate) id: Option<RequestId>,
-    pub(crate) trace: Option<restlight_core::trace::TraceId>,
-    /// The request's span; disabled when nobody listens.
+pub(crate) struct RequestSpan {
     pub(crate) span: tracing::Span,
-    pub(crate) method: http::Method,
+    method: http::Method,
 }
 
-impl Tags {
-    /// Tags `req`: its ID and trace context go into its extensions (for
-    /// `#[context]`), and its span is made when a subscriber wants it.
-    pub(crate) fn of<B>(settings: &TraceSettings, req: &mut http::Request<B>, remote: SocketAddr, tls: bool) -> Self {
-        let id = settings.request_ids.then(|| {
-            let id = req
-                .headers()
-                .get(&settings.request_id_header)
-                .and_then(RequestId::parse)
-                .unwrap_or_else(RequestId::generate);
-            req.extensions_mut().insert(id.clone());
-            id
-        });
-        let trace = settings.trace_context.then(|| TraceContext::from_headers(req.headers(), SpanId::random()));
-        let span = tracing::info_span!(
-            target: REQUEST_TARGET,
-            "request",
-            otel.name = %req.method(),
-            otel.kind = "server",
-            request_id = id.as_ref().map(RequestId::as_str),
-            trace_id = tracing::field::Empty,
-            span_id = tracing::field::Empty,
-            parent_id = trace.as_ref().and_then(TraceContext::parent_span_id).map(tracing::field::display),
-            http.request.method = %req.method(),
-            http.route = tracing::field::Empty,
-            http.response.status_code = tracing::field::Empty,
-            url.scheme = if tls { "https" } else { "http" },
-            url.path = req.uri().path(),
-            network.protocol.version = protocol(req.version()),
-            client.address = %remote.ip(),
-            http.request.body.size = req.headers().get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok()),
-            http.response.body.size = tracing::field::Empty,
-            restlight.executor = tracing::field::Empty,
-        );
-        let trace_id = trace.map(|t| {
+/// Tags `req`: its ID and trace context, shared with the application
+/// (which hands them to handlers beside the request, not in its extensions),
+/// and its span when a subscriber wants it.
+pub(crate) fn tag<B>(
+    settings: &TraceSettings,
+    req: &http::Request<B>,
+    remote: SocketAddr,
+    tls: bool,
+) -> (Arc<RequestTags>, Option<Box<RequestSpan>>) {
+    let id = settings.request_ids.then(|| {
+        req.headers().get(&settings.request_id_header).and_then(RequestId::parse).unwrap_or_else(RequestId::generate)
+    });
+    let mut trace = settings.trace_context.then(|| TraceContext::from_headers(req.headers(), SpanId::random()));
+    let span = tracing::info_span!(
+        target: REQUEST_TARGET,
+        "request",
+        otel.name = %req.method(),
+        otel.kind = "server",
+        request_id = id.as_ref().map(RequestId::as_str),
+        trace_id = tracing::field::Empty,
+        span_id = tracing::field::Empty,
+        parent_id = trace.as_ref().and_then(TraceContext::parent_span_id).map(tracing::field::display),
+        http.request.method = %req.method(),
+        http.route = tracing::field::Empty,
+        http.response.status_code = tracing::field::Empty,
+        url.scheme = if tls { "https" } else { "http" },
+        url.path = req.uri().path(),
+        network.protocol.version = protocol(req.version()),
+        client.address = %remote.ip(),
+        http.request.body.size = req.headers().get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok()),
+        http.response.body.size = tracing::field::Empty,
+        restlight.executor = tracing::field::Empty,
+    );
+    // Sampled out (nobody wants the span): nothing more to do.
+    let span = (!span.is_disabled()).then(|| {
+        if let Some(t) = trace.take() {
             #[cfg(feature = "otel")]
             let t = super::otel_span::continue_trace(&span, t);
-            if !span.is_disabled() {
-                span.record("trace_id", tracing::field::display(t.trace_id()));
-                span.record("span_id", tracing::field::display(t.span_id()));
-            }
-            let trace_id = t.trace_id();
-            req.extensions_mut().insert(t);
-            trace_id
-        });
-        Self { id, trace: trace_id, span, method: req.method().clone() }
-    }
+            span.record("trace_id", tracing::field::display(t.trace_id()));
+            span.record("span_id", tracing::field::display(t.span_id()));
+            trace = Some(t);
+        }
+        Box::new(RequestSpan { span, method: req.method().clone() })
+    });
+    (Arc::new(RequestTags { id, trace }), span)
+}
 
+impl RequestSpan {
     /// Records what the response says on the span: the route template
     /// (its name becomes `METHOD /template`), the executor, the status and
     /// the body size.
     pub(crate) fn finish(&self, route: Option<&RouteInfo>, status: u16, bytes: u64) {
-        if self.span.is_disabled() {
-            return;
-        }
         if let Some(route) = route {
-            let name = format!("{} {}", self.method, route.path);
             #[cfg(feature = "otel")]
-            super::otel_span::rename(&self.span, &name);
-            self.span.record("otel.name", name);
+            super::otel_span::rename(&self.span, format!("{} {}", self.method, route.path));
+            self.span.record("otel.name", tracing::field::display(format_args!("{} {}", self.method, route.path)));
             self.span.record("http.route", route.path.as_str());
             self.span.record("restlight.executor", route.scheduler.as_str());
         }
