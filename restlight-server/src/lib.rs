@@ -157,6 +157,8 @@ mod tls;
 
 pub use builder::Restlight;
 pub use config::{ConfigError, ENV_PREFIX};
+#[doc(hidden)]
+pub use conn::serve_http1 as __serve_http1;
 pub use handle::ServerHandle;
 pub use ops::{
     AccessLog, Actuator, Endpoint, Health, UnknownEndpoint, ACCESS_TARGET, DEFAULT_BASE_PATH, REQUEST_TARGET,
