@@ -78,10 +78,10 @@ pub(crate) fn check<B>(req: &mut Request<B>) -> Option<Refusal> {
             return other_authority(req);
         }
     }
-    if req.version() >= Version::HTTP_11 {
-        if req.headers().get_all(EXPECT).iter().any(|v| !v.as_bytes().eq_ignore_ascii_case(b"100-continue")) {
-            return Some(Refusal::Expectation);
-        }
+    if req.version() >= Version::HTTP_11
+        && req.headers().get_all(EXPECT).iter().any(|v| !v.as_bytes().eq_ignore_ascii_case(b"100-continue"))
+    {
+        return Some(Refusal::Expectation);
     }
     let path = req.uri().path().as_bytes();
     match path.first() {
