@@ -35,12 +35,14 @@ fn fixture() -> &'static Fixture {
             .max_body_size(4096)
             .route(get("/ping").handle(|_ctx| async { "pong" }))
             .route(post("/echo").handle(|ctx: RequestContext| async move { ctx.body().len().to_string() }))
-            .route(get("/files/{path: .*}").handle(|ctx: RequestContext| async move {
-                ctx.path_param("path").unwrap_or_default().to_owned()
-            }))
-            .route(get("/q").handle(|ctx: RequestContext| async move {
-                ctx.query_param("a").unwrap_or_default().to_owned()
-            }))
+            .route(
+                get("/files/{path: .*}")
+                    .handle(|ctx: RequestContext| async move { ctx.path_param("path").unwrap_or_default().to_owned() }),
+            )
+            .route(
+                get("/q")
+                    .handle(|ctx: RequestContext| async move { ctx.query_param("a").unwrap_or_default().to_owned() }),
+            )
             .build()
             .expect("the fuzz application"),
     })
@@ -59,7 +61,11 @@ fn is_status_line(bytes: &[u8]) -> bool {
 /// one ends the walk); panics on a malformed status line.
 fn check_responses(mut bytes: &[u8]) {
     while !bytes.is_empty() {
-        assert!(is_status_line(bytes), "not a status line: {:?}", String::from_utf8_lossy(&bytes[..bytes.len().min(64)]));
+        assert!(
+            is_status_line(bytes),
+            "not a status line: {:?}",
+            String::from_utf8_lossy(&bytes[..bytes.len().min(64)])
+        );
         let Some(end) = bytes.windows(4).position(|w| w == b"\r\n\r\n") else { return };
         let head = String::from_utf8_lossy(&bytes[..end]).to_ascii_lowercase();
         let interim = head.starts_with("http/1.1 1");
