@@ -99,7 +99,14 @@
 //!   `..` never reaches a path parameter. Names with dots (`a.txt`,
 //!   `.hidden`, `...`) are served. An encoded slash elsewhere stays inside
 //!   its segment, as the router has always read it. Query and matrix
-//!   parameter values are data, not segments, and are not checked.
+//!   parameter values are data, not segments, and are not checked;
+//! - over HTTP/2, a `host` field naming another authority than
+//!   `:authority` (RFC 9113 §8.3.1).
+//!
+//! It also answers 417 to an `Expect` other than `100-continue` (HTTP/1.1
+//! and HTTP/2; RFC 9110 §10.1.1) and 501 to a CONNECT (an origin server
+//! opens no tunnel), and gives an HTTP/1.1 absolute-form request the
+//! target's authority as its `Host` (RFC 9112 §3.2.2).
 //!
 //! These checks are the server's: `MockClient` drives the application
 //! without them.
