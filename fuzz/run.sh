@@ -15,7 +15,7 @@ cd "$(dirname "$0")"
 per_target=${SECONDS_PER_TARGET:-30}
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(template media router request)
+    targets=(template media router request http1)
 fi
 cargo +nightly fuzz build -O
 status=0

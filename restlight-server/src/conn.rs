@@ -133,6 +133,24 @@ pub(crate) async fn serve_connection(
     }
 }
 
+/// Serves one HTTP/1 connection over `io` as the server serves an accepted
+/// TCP connection it has sniffed as HTTP/1: hyper's HTTP/1 settings, the
+/// request checks, the default limits and timeouts; no TLS, no drain. The
+/// peer address is `127.0.0.1:0`.
+///
+/// Not part of the API: the entry point of the `http1` fuzz target, which
+/// cannot reach the connection code otherwise.
+#[doc(hidden)]
+pub async fn serve_http1<S>(app: App, io: S)
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let options = ServerOptions::default();
+    let ctx = ConnContext::new(app, &options, Arc::default()).expect("settings without TLS are always valid");
+    let (_drain, drained) = watch::channel(false);
+    serve_io(io, Protocol::Http1, SocketAddr::from(([127, 0, 0, 1], 0)), &ctx, drained).await;
+}
+
 /// Serves HTTP over `stream`, plain or TLS, with the write timeout.
 async fn serve_io<S>(stream: S, protocol: Protocol, remote: SocketAddr, ctx: &ConnContext, drain: watch::Receiver<bool>)
 where

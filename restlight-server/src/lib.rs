@@ -99,7 +99,14 @@
 //!   `..` never reaches a path parameter. Names with dots (`a.txt`,
 //!   `.hidden`, `...`) are served. An encoded slash elsewhere stays inside
 //!   its segment, as the router has always read it. Query and matrix
-//!   parameter values are data, not segments, and are not checked.
+//!   parameter values are data, not segments, and are not checked;
+//! - over HTTP/2, a `host` field naming another authority than
+//!   `:authority` (RFC 9113 §8.3.1).
+//!
+//! It also answers 417 to an `Expect` other than `100-continue` (HTTP/1.1
+//! and HTTP/2; RFC 9110 §10.1.1) and 501 to a CONNECT (an origin server
+//! opens no tunnel), and gives an HTTP/1.1 absolute-form request the
+//! target's authority as its `Host` (RFC 9112 §3.2.2).
 //!
 //! These checks are the server's: `MockClient` drives the application
 //! without them.
@@ -157,6 +164,8 @@ mod tls;
 
 pub use builder::Restlight;
 pub use config::{ConfigError, ENV_PREFIX};
+#[doc(hidden)]
+pub use conn::serve_http1 as __serve_http1;
 pub use handle::ServerHandle;
 pub use ops::{
     AccessLog, Actuator, Endpoint, Health, UnknownEndpoint, ACCESS_TARGET, DEFAULT_BASE_PATH, REQUEST_TARGET,

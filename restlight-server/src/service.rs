@@ -59,7 +59,7 @@ impl<P: Pieces> hyper::service::Service<http::Request<Incoming>> for AppService<
         let in_flight = self.activity.begin();
         let pending = self.observe.as_ref().map(|o| o.begin(&req, self.remote));
         let version = req.version();
-        if let Some(refusal) = crate::strict::check(&req) {
+        if let Some(refusal) = crate::strict::check(&mut req) {
             let dispatch = Box::pin(std::future::ready(crate::strict::refuse(&req, &self.app, refusal)));
             return Responding { dispatch, version, pending, in_flight: Some(in_flight), _pieces: PhantomData };
         }

@@ -4,6 +4,15 @@
 //! - **`Host`**: more than one `Host` field, or a value that is not
 //!   `host[:port]` (a registered name, an IPv4 address or a bracketed IP
 //!   literal; empty is allowed), is answered 400.
+//! - **The target's authority**: over HTTP/2, a `host` field naming
+//!   another authority than `:authority` is answered 400 (RFC 9113
+//!   §8.3.1). Over HTTP/1.1, an absolute-form target's authority replaces
+//!   the `Host` field, which an origin server must ignore (RFC 9112
+//!   §3.2.2), so a handler reading `Host` sees the authority the request
+//!   was routed by.
+//! - **`Expect`**: any expectation but `100-continue` is answered 417
+//!   (RFC 9110 §10.1.1); HTTP/1.0 requests, whose `Expect` a server
+//!   ignores, are not checked.
 //! - **Asterisk-form** (`*` as the request target) is only for `OPTIONS`:
 //!   `OPTIONS *` is answered 200 with an `Allow` listing every method the
 //!   application's routes answer (HEAD with GET, and OPTIONS), anything else
@@ -15,34 +24,47 @@
 //!   refused, so what a route matches is always what the client sent, and
 //!   a `..` never reaches a path parameter. A `;matrix` part and the query
 //!   are not path segments and are not checked.
+//! - **Authority-form** (`CONNECT host:port`): answered 501, since an
+//!   origin server does not tunnel (RFC 9110 §9.3.6) and no route can match
+//!   a target without a path.
 //!
 //! The rejections are problem details; on HTTP/1 they also close the
-//! connection. A request that passes costs one header lookup, a scan of
-//! the `Host` value and one pass over the path, without allocating.
+//! connection. A request that passes costs two header lookups (`Host`,
+//! `Expect`), a scan of the `Host` value and one pass over the path,
+//! without allocating.
 //!
 //! The checks belong to the server: `MockClient` drives the application
 //! directly and does not apply them.
 
-use http::header::{HeaderValue, ALLOW, CONNECTION, CONTENT_LENGTH, HOST};
+use http::header::{HeaderValue, ALLOW, CONNECTION, CONTENT_LENGTH, EXPECT, HOST};
 use http::{Method, Request, StatusCode, Version};
 use restlight_core::{App, HttpError, IntoResponse, Response};
 
 /// Why a request is refused before the application sees it.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Refusal {
     TwoHosts,
     BadHost,
+    /// An HTTP/2 `host` naming another authority than `:authority`.
+    HostNotAuthority,
+    /// An `Expect` other than `100-continue`.
+    Expectation,
+    /// The authority-form target of a CONNECT: an origin server does not
+    /// tunnel.
+    AuthorityForm,
     /// The asterisk-form target: answered 200 for OPTIONS, else 400.
     Asterisk,
     DotSegment,
 }
 
 /// Whether the request must not reach the application: the plain path of
-/// every request, a few comparisons and no allocation.
+/// every request, a few comparisons and no allocation. An HTTP/1
+/// absolute-form request's `Host` is replaced by the target's authority.
 #[inline]
-pub(crate) fn check<B>(req: &Request<B>) -> Option<Refusal> {
+pub(crate) fn check<B>(req: &mut Request<B>) -> Option<Refusal> {
     let mut hosts = req.headers().get_all(HOST).iter();
-    if let Some(host) = hosts.next() {
+    let host = hosts.next();
+    if let Some(host) = host {
         if hosts.next().is_some() {
             return Some(Refusal::TwoHosts);
         }
@@ -50,14 +72,41 @@ pub(crate) fn check<B>(req: &Request<B>) -> Option<Refusal> {
             return Some(Refusal::BadHost);
         }
     }
+    // Origin-form targets (nearly every HTTP/1 request) have no authority.
+    if let Some(authority) = req.uri().authority() {
+        if host.is_some_and(|host| !host.as_bytes().eq_ignore_ascii_case(authority.as_str().as_bytes())) {
+            return other_authority(req);
+        }
+    }
+    if req.version() >= Version::HTTP_11
+        && req.headers().get_all(EXPECT).iter().any(|v| !v.as_bytes().eq_ignore_ascii_case(b"100-continue"))
+    {
+        return Some(Refusal::Expectation);
+    }
     let path = req.uri().path().as_bytes();
     match path.first() {
-        Some(b'/') if has_dot_segment(path) => Some(Refusal::DotSegment),
-        Some(b'/') => None,
+        Some(b'/') => path_refusal(path),
         Some(b'*') if path.len() == 1 => Some(Refusal::Asterisk),
-        // Authority-form (CONNECT): left to the application.
+        // Authority-form (CONNECT `host:port`), whose path is empty: no
+        // route can match it.
+        None => Some(Refusal::AuthorityForm),
         _ => None,
     }
+}
+
+/// A `Host` that is not the target's authority: refused over HTTP/2, and
+/// replaced by the authority over HTTP/1 (absolute-form).
+#[cold]
+#[inline(never)]
+fn other_authority<B>(req: &mut Request<B>) -> Option<Refusal> {
+    if req.version() >= Version::HTTP_2 {
+        return Some(Refusal::HostNotAuthority);
+    }
+    let authority = req.uri().authority().map(|a| HeaderValue::from_str(a.as_str()));
+    if let Some(Ok(authority)) = authority {
+        req.headers_mut().insert(HOST, authority);
+    }
+    None
 }
 
 /// The answer to a request [`check`] refused.
@@ -67,6 +116,25 @@ pub(crate) fn refuse<B>(req: &Request<B>, app: &App, refusal: Refusal) -> Respon
     match refusal {
         Refusal::TwoHosts => reject(req, HttpError::bad_request("the request has more than one Host header")),
         Refusal::BadHost => reject(req, HttpError::bad_request("the Host header is not a valid host[:port]")),
+        Refusal::HostNotAuthority => {
+            let authority = req.uri().authority().map(ToString::to_string).unwrap_or_default();
+            let detail = format!("the host header names another authority than `:authority` ({authority})");
+            reject(req, HttpError::bad_request(detail).with("authority", authority))
+        }
+        Refusal::Expectation => {
+            let expect =
+                req.headers().get_all(EXPECT).iter().find(|v| !v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
+            let expect = expect.map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()).unwrap_or_default();
+            let detail = format!("the expectation `{expect}` cannot be met: only `100-continue` is supported");
+            reject(req, HttpError::new(StatusCode::EXPECTATION_FAILED, detail).with("expect", expect))
+        }
+        Refusal::AuthorityForm => {
+            let detail = format!(
+                "{} with an authority-form target is not implemented: this is an origin server, not a proxy",
+                req.method()
+            );
+            reject(req, HttpError::new(StatusCode::NOT_IMPLEMENTED, detail).with("method", req.method().as_str()))
+        }
         Refusal::Asterisk => asterisk(req, app),
         Refusal::DotSegment => {
             let path = req.uri().path();
@@ -191,20 +259,24 @@ fn is_valid_host_slow(value: &[u8]) -> bool {
     }
 }
 
-/// Whether a segment of `path` is `.` or `..`: a path without `.` and `%`
+/// Whether `path` has a `.` or `..` segment: a path without `.` and `%`
 /// has none, found in one pass without branching on each byte.
 #[inline]
-fn has_dot_segment(path: &[u8]) -> bool {
+fn path_refusal(path: &[u8]) -> Option<Refusal> {
     let dotted = path.iter().fold(false, |seen, &b| seen | (b == b'.') | (b == b'%'));
-    dotted && has_dot_segment_slow(path)
+    if dotted {
+        path_refusal_slow(path)
+    } else {
+        None
+    }
 }
 
 /// Whether a segment of `path` is `.` or `..`, reading `%2E` as a dot and
-/// `/`, `\`, `%2F` and `%5C` as boundaries; a segment's `;matrix` part is
-/// not part of its name. One pass, no allocation.
+/// `/`, `\`, `%2F` and `%5C` as boundaries (a segment's `;matrix` part is
+/// not part of its name). One pass, no allocation.
 #[cold]
 #[inline(never)]
-fn has_dot_segment_slow(path: &[u8]) -> bool {
+fn path_refusal_slow(path: &[u8]) -> Option<Refusal> {
     /// The segment so far is not only dots (or has more than two).
     const OTHER: u8 = 3;
     let mut dots = 0_u8;
@@ -212,28 +284,22 @@ fn has_dot_segment_slow(path: &[u8]) -> bool {
     // escape stays a `%`.
     for unit in percent_encoding::percent_decode(path) {
         match unit {
-            b'/' | b'\\' => {
-                if dots == 1 || dots == 2 {
-                    return true;
-                }
-                dots = 0;
-            }
+            b'/' | b'\\' | b';' if dots == 1 || dots == 2 => return Some(Refusal::DotSegment),
+            b'/' | b'\\' => dots = 0,
             b'.' if dots < OTHER => dots += 1,
-            b';' => {
-                if dots == 1 || dots == 2 {
-                    return true;
-                }
-                dots = OTHER;
-            }
             _ => dots = OTHER,
         }
     }
-    dots == 1 || dots == 2
+    (dots == 1 || dots == 2).then_some(Refusal::DotSegment)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{has_dot_segment, is_valid_host};
+    use super::{is_valid_host, path_refusal, Refusal};
+
+    fn has_dot_segment(path: &[u8]) -> bool {
+        path_refusal(path) == Some(Refusal::DotSegment)
+    }
 
     #[test]
     fn dot_segments_are_found_raw_and_encoded() {

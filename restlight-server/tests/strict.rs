@@ -1,7 +1,9 @@
 //! Requests refused before they reach the application: more than one or an
-//! invalid `Host`, the asterisk-form target outside OPTIONS, and paths with
-//! `.` or `..` segments (raw or percent-encoded), over raw HTTP/1.1 sockets
-//! and a raw HTTP/2 client.
+//! invalid `Host`, an HTTP/2 `host` that is not `:authority`, an
+//! expectation other than `100-continue`, CONNECT, the asterisk-form target
+//! outside OPTIONS, and paths with `.` or `..` segments (raw or
+//! percent-encoded), over raw HTTP/1.1 sockets and a raw HTTP/2 client; and
+//! an absolute-form target's authority taking the place of `Host`.
 
 mod support;
 
@@ -185,6 +187,80 @@ async fn dot_segments_are_400_over_h2c() {
     for (path, param) in DOTTED_NAMES {
         let (status, body) = h2_get(server.local_addr(), path).await;
         assert_eq!((status, String::from_utf8_lossy(&body).into_owned()), (200, format!("file {param}")), "{path}");
+    }
+    server.shutdown_async().await;
+}
+
+#[test]
+fn an_expectation_other_than_100_continue_is_417_naming_it() {
+    let server = server();
+    let res = exchange(server.local_addr(), "GET /ping HTTP/1.1\r\nHost: localhost\r\nExpect: bogus\r\n\r\n");
+    assert_eq!(res.status, 417, "{}", res.text());
+    assert_eq!(res.header("content-type"), Some("application/problem+json"));
+    assert_eq!(res.header("connection"), Some("close"));
+    let problem = json(&res);
+    assert_eq!(problem["expect"], "bogus");
+    assert!(problem["detail"].as_str().unwrap().contains("100-continue"), "{problem}");
+    // 100-continue is met, in any case; HTTP/1.0 expectations are ignored.
+    let mut raw = Raw::connect(server.local_addr());
+    raw.send("POST /ping HTTP/1.1\r\nHost: localhost\r\nExpect: 100-Continue\r\nContent-Length: 2\r\n\r\nhi");
+    assert_eq!(raw.response().status, 100);
+    let res = raw.response();
+    assert_eq!((res.status, res.text().as_str()), (200, "posted"));
+    let res = exchange(server.local_addr(), "GET /ping HTTP/1.0\r\nExpect: bogus\r\n\r\n");
+    assert_eq!((res.status, res.text().as_str()), (200, "pong"));
+    server.shutdown();
+}
+
+#[test]
+fn connect_to_the_origin_server_is_501_and_closes() {
+    let server = server();
+    let mut raw = Raw::connect(server.local_addr());
+    raw.send("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n");
+    let res = raw.response();
+    assert_eq!(res.status, 501, "{}", res.text());
+    assert_eq!(res.header("connection"), Some("close"));
+    assert_eq!(json(&res)["method"], "CONNECT");
+    assert!(raw.closed_within(std::time::Duration::from_secs(5)).is_some(), "no tunnel: the connection ends");
+    server.shutdown();
+}
+
+#[test]
+fn an_absolute_form_targets_authority_replaces_the_host() {
+    let server = restlight()
+        .route(
+            get("/host").handle(|ctx: RequestContext| async move { ctx.header("host").unwrap_or_default().to_owned() }),
+        )
+        .start()
+        .unwrap();
+    let res = exchange(server.local_addr(), "GET http://other.example:8080/host HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    assert_eq!((res.status, res.text().as_str()), (200, "other.example:8080"));
+    // The same authority in another case is left as sent.
+    let res = exchange(server.local_addr(), "GET http://LOCALHOST/host HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    assert_eq!((res.status, res.text().as_str()), (200, "localhost"));
+    server.shutdown();
+}
+
+#[tokio::test]
+async fn an_h2_host_naming_another_authority_is_400() {
+    let server = server();
+    let tcp = tokio::net::TcpStream::connect(server.local_addr()).await.unwrap();
+    let (mut client, conn) = h2::client::handshake(tcp).await.unwrap();
+    tokio::spawn(conn);
+    for (host, status) in [("evil.example", 400), ("localhost", 200)] {
+        let request = http::Request::get("http://localhost/ping").header("host", host).body(()).unwrap();
+        let (response, _) = client.send_request(request, true).unwrap();
+        let response = response.await.unwrap();
+        assert_eq!(response.status().as_u16(), status, "host: {host}");
+        let mut body = response.into_body();
+        let mut bytes = Vec::new();
+        while let Some(chunk) = body.data().await {
+            bytes.extend_from_slice(&chunk.unwrap());
+        }
+        if status == 400 {
+            let problem: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+            assert_eq!(problem["authority"], "localhost");
+        }
     }
     server.shutdown_async().await;
 }
