@@ -55,7 +55,7 @@ impl<P: Pieces> hyper::service::Service<http::Request<Incoming>> for AppService<
     type Error = Infallible;
     type Future = Responding<P>;
 
-    fn call(&self, req: http::Request<Incoming>) -> Self::Future {
+    fn call(&self, mut req: http::Request<Incoming>) -> Self::Future {
         let in_flight = self.activity.begin();
         let pending = self.observe.as_ref().map(|o| o.begin(&req, self.remote));
         let version = req.version();
