@@ -2,7 +2,7 @@
 # The reliability suite: builds the reliability driver and the Restlight
 # service it drives (release), then runs the scenarios (all, or those
 # named: shutdown, panics, overload, slow, h2abuse) and prints a table of figures. Every
-# scenario is bounded in time (about 30 s in all); only 127.0.0.1 is used.
+# scenario is bounded in time (about 80 s in all); only 127.0.0.1 is used.
 #
 #   benches/load/reliability.sh [scenario...]
 #
