@@ -53,6 +53,13 @@
 //! different templates go by the template text, so the order of the entries
 //! never matters. Templates equal up to variable names form one group.
 //!
+//! Routes declared with [`Precedence::Spring`] (the Spring front end's)
+//! rank among themselves as Spring's `PathPattern` does: a catch-all last
+//! (the longer catch-all first), then the lower score (a variable 1, a `*`
+//! 100), then the longer pattern; Spring's ties go by the JAX-RS rule.
+//! Each style keeps its own order, and the two are merged by Spring's rule,
+//! a JAX-RS template counted as a Spring pattern without wildcards.
+//!
 //! The best group *that serves the request method* is chosen (HEAD is served
 //! by GET), then Content-Type against consumes (415), then Accept against
 //! produces (406). When no matching group serves the method the answer is
