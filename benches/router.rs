@@ -54,6 +54,7 @@ fn entry(method: Method, template: String, i: usize, consumes: &[MediaType], pro
         location: format!("benches/router.rs:{i}"),
         name: format!("route{i}"),
         conditions: Default::default(),
+        precedence: Default::default(),
     }
 }
 

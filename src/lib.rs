@@ -95,8 +95,9 @@
 //! as the JAX-RS attributes, with Spring's meaning where it differs
 //! (`#[request_param]` required unless `required = false`, `Option` or a
 //! default; a mapping without a method serves every method; `**` and
-//! `{*rest}` at the end of a pattern match zero or more segments; a trailing
-//! `/` does not match, as in Spring 6). One impl block
+//! `{*rest}` match zero or more segments, only at the end of a pattern;
+//! overlapping patterns rank as Spring's `PathPattern` ranks them; a
+//! trailing `/` does not match, as in Spring 6). One impl block
 //! uses one style. `docs/migrating-from-spring.md` in the repository has the
 //! full table and the differences.
 //!

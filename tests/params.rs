@@ -167,6 +167,13 @@ async fn bad_and_missing_values_are_400_naming_the_parameter() {
         if let Some(v) = value {
             assert_eq!(problem["value"], v, "{uri}");
             assert!(problem["detail"].as_str().unwrap().contains(v), "{problem}");
+        } else {
+            // The wording and fields of every missing value (a multipart
+            // part's too: `tests/spring_parts.rs`).
+            assert_eq!(problem["detail"], format!("missing required {source} parameter `{name}`"), "{uri}");
+            let mut fields: Vec<&String> = problem.as_object().unwrap().keys().collect();
+            fields.sort();
+            assert_eq!(fields, ["detail", "parameter", "source", "status", "title", "type"], "{problem}");
         }
     }
 }

@@ -364,8 +364,9 @@ impl Paths {
 }
 
 /// Requests and the answer of the `Paths` controller: Spring's matching
-/// and precedence (more literal text and fewer wildcards first, a
-/// catch-all last), and Spring 6's trailing-slash rule.
+/// and precedence (a catch-all last, then fewer variables and wildcards,
+/// then the longer pattern: `tests/spring_precedence.rs` has the cases
+/// where JAX-RS would rank otherwise), and Spring 6's trailing-slash rule.
 const PATH_TABLE: &[(&str, &str)] = &[
     // `**` at the end: zero or more segments, a trailing `/` included.
     ("/paths/static", "200 static any"),

@@ -214,3 +214,46 @@ fn the_openapi_document_states_the_conditions() {
     // A parameter condition can fail: 400 is documented.
     assert!(quiet["responses"]["400"].is_object(), "{quiet}");
 }
+
+/// Routes of one path and method told apart by their conditions are one
+/// operation (as springdoc documents them), with the parameters of all of
+/// them: no route's parameters are lost, and the document names each
+/// route's conditions.
+#[test]
+fn routes_told_apart_by_conditions_are_one_operation_with_all_parameters() {
+    use restlight::openapi::OpenApiVersion;
+    let doc = Restlight::new().build().unwrap().openapi().to_value(OpenApiVersion::V3_1);
+    let param = |path: &str, name: &str| {
+        let list = doc["paths"][path]["get"]["parameters"].as_array().cloned().unwrap_or_default();
+        let found: Vec<Value> = list.into_iter().filter(|p| p["name"] == name).collect();
+        assert_eq!(found.len(), 1, "{path} {name}: {found:?}");
+        found[0].clone()
+    };
+    // `/search` (`q`) and `/search?page` (`q`, `page`): `q` is required by
+    // both, `page` by one only, so it is optional; its type is kept.
+    assert_eq!(param("/api/search", "q")["required"], true);
+    let page = param("/api/search", "page");
+    assert_eq!(page["required"], false);
+    assert_eq!(page["schema"]["type"], "integer", "{page}");
+    // `version=2` and `version!=2`: the parameter is optional and any
+    // value is routed; the description says which handler takes what.
+    let version = param("/api/items", "version");
+    assert_eq!(version["required"], false);
+    assert!(version["schema"]["enum"].is_null(), "{version}");
+    let items = &doc["paths"]["/api/items"]["get"];
+    let description = items["description"].as_str().unwrap_or_default();
+    assert!(description.contains("Served by 2 handlers"), "{description}");
+    assert!(description.contains("`params: version=2`"), "{description}");
+    assert!(description.contains("`params: !debug, version!=2`"), "{description}");
+    // One operation id per operation, none repeated.
+    let mut ids: Vec<&str> = doc["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|ops| ops.as_object().unwrap().values().filter_map(|op| op["operationId"].as_str()))
+        .collect();
+    let count = ids.len();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), count);
+}

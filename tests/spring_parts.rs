@@ -146,7 +146,12 @@ fn a_missing_required_part_is_400_naming_it() {
     let problem: Value = res.json();
     assert_eq!(problem["parameter"], "avatar");
     assert_eq!(problem["source"], "part");
-    assert!(problem["detail"].as_str().unwrap().contains("`avatar`"), "{problem}");
+    // The wording and fields of every missing parameter (`missing required
+    // query parameter `q``), from the same function.
+    assert_eq!(problem["detail"], "missing required part `avatar`", "{problem}");
+    let mut fields: Vec<&String> = problem.as_object().unwrap().keys().collect();
+    fields.sort();
+    assert_eq!(fields, ["detail", "parameter", "source", "status", "title", "type"], "{problem}");
 }
 
 #[test]

@@ -49,6 +49,7 @@ fn router() -> &'static Router {
                 location: format!("table:{i}"),
                 name: format!("route{i}"),
                 conditions: Default::default(),
+                precedence: Default::default(),
             })
             .collect();
         Router::new(&entries).expect("the fixed table compiles").0

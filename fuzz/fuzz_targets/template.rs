@@ -32,6 +32,7 @@ fuzz_target!(|src: &str| {
         location: "fuzz".into(),
         name: "fuzz".into(),
         conditions: Default::default(),
+        precedence: Default::default(),
     };
     if let Ok((router, _)) = Router::new(&[entry]) {
         // The literal text of the template, variables left out: looked up

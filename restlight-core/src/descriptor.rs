@@ -66,6 +66,9 @@ pub struct RouteDescriptor {
     /// JAX-RS resources and route functions, `false` for Spring controllers
     /// (Spring 6's rule).
     pub trailing_slash: bool,
+    /// How the template ranks against the others: Spring's rule for the
+    /// routes of Spring controllers, JAX-RS's for the rest.
+    pub precedence: crate::router::Precedence,
     /// The executor the handler runs on.
     pub scheduler: SchedulerName,
     /// `#[serializer]` or `#[response_serializer]`: the codec (format name

@@ -224,6 +224,7 @@ pub fn flatten_root<S: SubResource>(info: &'static LocatorInfo, step: StepFactor
                 param_conditions: sub.param_conditions,
                 header_conditions: sub.header_conditions,
                 trailing_slash: sub.trailing_slash,
+                precedence: crate::router::Precedence::JaxRs,
                 scheduler: sub.scheduler,
                 response_serializer: sub.response_serializer,
                 request_serializer: sub.request_serializer,

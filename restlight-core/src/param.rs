@@ -5,7 +5,7 @@ use std::fmt::Display;
 use std::str::FromStr;
 
 use crate::error::HttpError;
-use crate::meta::ParamMeta;
+use crate::meta::{ParamMeta, ParamSource};
 use crate::request::RequestContext;
 
 /// Converts the text of a request parameter into a value.
@@ -57,8 +57,15 @@ where
     }
 }
 
-fn missing(meta: &ParamMeta) -> HttpError {
-    HttpError::bad_request(format!("missing required {} parameter `{}`", meta.source, meta.name))
+/// 400 for a required parameter the request lacks, with its name and
+/// source: the one wording of every missing value ("missing required query
+/// parameter \`q\`"; for a multipart part, "missing required part \`avatar\`").
+pub(crate) fn missing(meta: &ParamMeta) -> HttpError {
+    let what = match meta.source {
+        ParamSource::Part => "part".to_owned(),
+        source => format!("{source} parameter"),
+    };
+    HttpError::bad_request(format!("missing required {what} `{}`", meta.name))
         .with("parameter", meta.name)
         .with("source", meta.source.as_str())
 }

@@ -117,3 +117,53 @@ fn determinism_under_shuffled_input() {
     assert_eq!(expected[2], "/a/{x: \\d+}");
     assert_eq!(expected[3], "/a/{x: [a-z]+}");
 }
+
+/// Routes declared with [`Precedence::Spring`] rank as Spring's
+/// `PathPattern` does, whatever order the table lists them in; a JAX-RS
+/// route among them is placed by Spring's rule, and JAX-RS routes keep
+/// their own order among themselves.
+#[test]
+fn spring_precedence_table() {
+    use restlight_core::router::Precedence;
+    let spring = |template: &str, wildcards: u16, catch_all: bool| RouteEntry {
+        precedence: Precedence::Spring { wildcards, catch_all },
+        ..entry(Method::GET, template)
+    };
+    let catch_all = |template: &str| spring(template, 0, true);
+    // (routes, path, expected winner)
+    let cases: Vec<(Vec<RouteEntry>, &str, &str)> = vec![
+        // a catch-all last, though JAX-RS prefers its literal text
+        (vec![spring("/{x}/{y}", 0, false), catch_all("/api{rest: (?:/.*)?}")], "/api/x", "/{x}/{y}"),
+        // a `*` weighs 100 variables
+        (vec![spring("/x/{star1}", 1, false), spring("/{p}/{q}", 0, false)], "/x/y", "/{p}/{q}"),
+        // fewer variables, whatever the literal text
+        (
+            vec![spring("/{l}/documentation/{p}", 0, false), spring("/en/{s}/index", 0, false)],
+            "/en/documentation/index",
+            "/en/{s}/index",
+        ),
+        // equal scores: the longer pattern
+        (vec![spring("/users/{id}", 0, false), spring("/{x}/details", 0, false)], "/users/details", "/{x}/details"),
+        // catch-alls: the longer one first
+        (
+            vec![catch_all("{rest: (?:/.*)?}"), catch_all("/files{rest: (?:/.*)?}")],
+            "/files/a",
+            "/files{rest: (?:/.*)?}",
+        ),
+        // Spring's ties: the JAX-RS order
+        (vec![spring("/g/{y}", 0, false), spring("/g/{x: \\d+}", 0, false)], "/g/1", "/g/{x: \\d+}"),
+        // across styles: the JAX-RS variable before the Spring catch-all
+        (vec![catch_all("/m{rest: (?:/.*)?}"), entry(Method::GET, "/m/{x}")], "/m/a", "/m/{x}"),
+        // JAX-RS among itself: more literal text first
+        (
+            vec![entry(Method::GET, "/{l}/documentation/{p}"), entry(Method::GET, "/en/{s}/index")],
+            "/en/documentation/index",
+            "/{l}/documentation/{p}",
+        ),
+    ];
+    for (routes, path, expected) in cases {
+        assert_eq!(winner(&routes, path), expected, "{path}");
+        let reversed: Vec<RouteEntry> = routes.iter().rev().cloned().collect();
+        assert_eq!(winner(&reversed, path), expected, "{path}, the table reversed");
+    }
+}

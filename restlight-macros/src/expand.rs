@@ -899,9 +899,17 @@ fn descriptor(route: &Route, res: Option<&Resource>, p: &TokenStream, doc: &Toke
         None => (ident.to_owned(), quote!(::core::option::Option::None), quote!(::core::option::Option::None)),
     };
     let common = common_fields(route, p, doc);
+    let precedence = match route.conditions.spring_wildcards {
+        Some(wildcards) => {
+            let catch_all = !route.conditions.exact_slash;
+            quote!(#p::Precedence::Spring { wildcards: #wildcards, catch_all: #catch_all })
+        }
+        None => quote!(#p::Precedence::JaxRs),
+    };
     quote! {
         #p::RouteDescriptor {
             #common
+            precedence: #precedence,
             path: #path,
             template: #template,
             params: &__RL_PARAMS,

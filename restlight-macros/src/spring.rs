@@ -274,7 +274,9 @@ fn methods(cx: &mut Ctxt, e: &Expr) -> Vec<Spanned<HttpMethod>> {
 /// `/files/a/b`, and `{*path}` captures the rest with its leading `/`
 /// (`/a/b`, or empty for `/files`), through a variable that shares the
 /// last literal segment and may match nothing (`/files{path: (?:/.*)?}`).
-/// Elsewhere `**` is one or more segments (`{rest: .*}`).
+/// Elsewhere they are an error (reported by `mapping`, as `PathPattern`
+/// refuses them); the translation still gives a template, so that the
+/// other errors of the item are reported too.
 fn template(lit: &LitStr) -> LitStr {
     let value = lit.value();
     if !value.split('/').any(|s| s == "*" || s == "**" || s.starts_with("{*")) {
@@ -329,6 +331,10 @@ struct Mapping {
     produces: Vec<LitStr>,
     consumes: Vec<LitStr>,
     conditions: Conditions,
+    /// The `*` segments of the path.
+    wildcards: u16,
+    /// Whether the path ends with `**` or `{*name}`.
+    catch_all: bool,
 }
 
 /// A route's `params = ..` and `headers = ..` conditions (`"version=2"`,
@@ -341,6 +347,9 @@ pub(crate) struct Conditions {
     /// A request path with a trailing `/` does not match (Spring 6): set
     /// on every route of the Spring front end.
     pub(crate) exact_slash: bool,
+    /// Spring's precedence, on every route of the Spring front end: how
+    /// many `*` segments its full pattern has (`None`: a JAX-RS route).
+    pub(crate) spring_wildcards: Option<u16>,
 }
 
 impl Conditions {
@@ -432,8 +441,27 @@ fn mapping(cx: &mut Ctxt, name: &str, attr: &Attribute, fixed: Option<HttpMethod
             with_help(format!("`#[{name}]` with several paths"), "a route has one path: write one function per path"),
         );
     }
+    if let Some(p) = paths.first() {
+        let text = p.value();
+        out.wildcards = text.split('/').filter(|s| *s == "*").count().try_into().unwrap_or(u16::MAX);
+        out.catch_all = is_catch_all(text.rsplit('/').next().unwrap_or_default());
+        if let Some(seg) = text.split('/').rev().skip(1).find(|s| is_catch_all(s)) {
+            cx.error(
+                p.span(),
+                with_help(
+                    format!("`{seg}` in the middle of the path `{text}`"),
+                    "Spring's `PathPattern` takes `**` and `{*rest}` only at the end of a pattern: end it there (`/files/**`), or match one segment with `*` or `{name}`",
+                ),
+            );
+        }
+    }
     out.path = paths.into_iter().next().map(|p| template(&p));
     out
+}
+
+/// Whether a segment of a Spring pattern is a catch-all: `**` or `{*name}`.
+fn is_catch_all(segment: &str) -> bool {
+    segment == "**" || (segment.starts_with("{*") && segment.ends_with('}'))
 }
 
 /// The attributes that say what a mapping says, spanned at it.
@@ -471,12 +499,18 @@ struct Extras {
     conditions: Conditions,
     handler_types: Vec<Type>,
     optional_entities: Vec<usize>,
+    /// The `*` segments of the method's path.
+    wildcards: u16,
 }
 
 /// The class-level mapping, as inherited by the methods.
 #[derive(Default)]
 struct Class {
     has_path: bool,
+    /// The `*` segments of the impl block's path.
+    wildcards: u16,
+    /// Whether the impl block's path ends with a catch-all.
+    catch_all: bool,
     methods: Vec<Spanned<HttpMethod>>,
     conditions: Conditions,
 }
@@ -570,6 +604,16 @@ fn translate_fn(
         }
         let first = list.remove(0);
         extras.more_methods = list;
+        extras.wildcards = m.wildcards;
+        if let (true, Some(path)) = (class.catch_all, &m.path) {
+            cx.error(
+                path.span(),
+                with_help(
+                    "a path after the impl block's catch-all (`**` or `{*rest}`)",
+                    "Spring's `PathPattern` takes a catch-all only at the end of a pattern: move it to the method's path, or drop this path",
+                ),
+            );
+        }
         extras.conditions = class.conditions.clone();
         extras.conditions.extend(&m.conditions);
         if !free {
@@ -883,6 +927,8 @@ fn controller(which: Entry, args: TokenStream, imp: &mut syn::ItemImpl) -> Token
         let m = mapping(&mut cx, "request_mapping", a, None);
         if let Some(path) = &m.path {
             class.has_path = true;
+            class.wildcards = m.wildcards;
+            class.catch_all = m.catch_all;
             base = path.to_token_stream();
         }
         class.methods.clone_from(&m.methods);
@@ -905,6 +951,7 @@ fn controller(which: Entry, args: TokenStream, imp: &mut syn::ItemImpl) -> Token
         route.conditions = std::mem::take(&mut e.conditions);
         let last = route.path.as_ref().or(model.base.as_ref());
         route.conditions.exact_slash = !last.is_some_and(|t| ends_with_catch_all(&t.lit.value()));
+        route.conditions.spring_wildcards = Some(class.wildcards.saturating_add(e.wildcards));
         for &i in &e.optional_entities {
             if let Some(p) = route.params.get_mut(i) {
                 p.optional_entity = true;
@@ -952,6 +999,7 @@ fn function(name: &'static str, args: TokenStream, f: &mut syn::ItemFn) -> Token
     route.status = extras.status;
     route.conditions = extras.conditions;
     route.conditions.exact_slash = !route.path.as_ref().is_some_and(|t| ends_with_catch_all(&t.lit.value()));
+    route.conditions.spring_wildcards = Some(extras.wildcards);
     for &i in &extras.optional_entities {
         if let Some(p) = route.params.get_mut(i) {
             p.optional_entity = true;

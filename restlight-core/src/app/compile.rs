@@ -17,7 +17,7 @@ use crate::intercept::{self, RouteMeta};
 use crate::mapper::ErasedMapper;
 use crate::media::MediaType;
 use crate::route::{Route, Source};
-use crate::router::{Conditions, RouteEntry};
+use crate::router::{Conditions, Precedence, RouteEntry};
 use crate::startup::StartupError;
 use restlight_grammar::condition::Condition;
 use restlight_grammar::media as grammar;
@@ -278,6 +278,10 @@ pub(crate) fn entry_of(route: &Route, location: &str) -> (RouteEntry, Vec<Startu
         location: location.to_owned(),
         name: route.name.clone(),
         conditions,
+        precedence: match &route.source {
+            Source::Descriptor(d) => d.precedence,
+            Source::Built(_) => Precedence::JaxRs,
+        },
     };
     (entry, errors)
 }

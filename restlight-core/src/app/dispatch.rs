@@ -133,8 +133,7 @@ impl Routing {
         // The table of this moment; the matched route is kept for the rest
         // of the request, whatever changes meanwhile.
         let table = shared.table.load();
-        // The router sets whether the path ends in `/`.
-        let facts = Facts { query: parts.uri.query(), headers: Some(&parts.headers), trailing_slash: false };
+        let facts = Facts::new(parts.uri.query(), Some(&parts.headers));
         let mut lookup =
             table.router.lookup_accepting(&parts.method, &path[..url.path_len], content_type, &first, &facts);
         let fallback;

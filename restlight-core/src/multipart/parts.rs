@@ -149,11 +149,7 @@ impl Parts {
     /// # Errors
     /// 400 when the part is missing.
     pub fn required(&self, meta: &ParamMeta) -> Result<&MultipartFile, HttpError> {
-        self.get(meta).ok_or_else(|| {
-            HttpError::bad_request(format!("missing required part `{}` of the multipart body", meta.name))
-                .with("parameter", meta.name)
-                .with("source", meta.source.as_str())
-        })
+        self.get(meta).ok_or_else(|| crate::param::missing(meta))
     }
 }
 

@@ -135,12 +135,25 @@ impl fmt::Display for Conditions {
     }
 }
 
-/// What conditions are checked against: the query string, the headers
-/// (`None`: no headers known, as for [`Router::lookup`](super::Router::lookup))
-/// and whether the path ends in a `/` (set by the router).
+/// What conditions are checked against: the query string and the headers
+/// (`None`: no headers known, as for [`Router::lookup`](super::Router::lookup)),
+/// given by the caller, and whether the path ends in a `/`, which only the
+/// router decides (it is `false` until [`Facts::at_path`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Facts<'a> {
-    pub(crate) query: Option<&'a str>,
-    pub(crate) headers: Option<&'a HeaderMap>,
-    pub(crate) trailing_slash: bool,
+    query: Option<&'a str>,
+    headers: Option<&'a HeaderMap>,
+    trailing_slash: bool,
+}
+
+impl<'a> Facts<'a> {
+    /// The facts of a request's query string and headers.
+    pub(crate) fn new(query: Option<&'a str>, headers: Option<&'a HeaderMap>) -> Self {
+        Self { query, headers, trailing_slash: false }
+    }
+
+    /// The same facts for a path that ends in a `/` (`trailing_slash`) or not.
+    pub(super) fn at_path(self, trailing_slash: bool) -> Self {
+        Self { trailing_slash, ..self }
+    }
 }

@@ -29,6 +29,7 @@
 //!     location: "src/main.rs:1".into(),
 //!     name: name.into(),
 //!     conditions: Default::default(),
+//!     precedence: Default::default(),
 //! };
 //! let (router, warnings) = Router::new(&[
 //!     entry("/users/{id: \\d+}", "by_id"),
@@ -51,6 +52,13 @@
 //! variables, then the one with more regex variables; remaining ties between
 //! different templates go by the template text, so the order of the entries
 //! never matters. Templates equal up to variable names form one group.
+//!
+//! Routes declared with [`Precedence::Spring`] (the Spring front end's)
+//! rank among themselves as Spring's `PathPattern` does: a catch-all last
+//! (the longer catch-all first), then the lower score (a variable 1, a `*`
+//! 100), then the longer pattern; Spring's ties go by the JAX-RS rule.
+//! Each style keeps its own order, and the two are merged by Spring's rule,
+//! a JAX-RS template counted as a Spring pattern without wildcards.
 //!
 //! The best group *that serves the request method* is chosen (HEAD is served
 //! by GET), then Content-Type against consumes (415), then Accept against
@@ -81,6 +89,7 @@
 //!     location: "src/main.rs:1".into(),
 //!     name: template.into(),
 //!     conditions: Default::default(),
+//!     precedence: Default::default(),
 //! };
 //! let (router, _) = Router::new(&[
 //!     entry(Method::GET, "/users/{id: \\d+}"),
@@ -123,6 +132,7 @@ pub use condition::Conditions;
 pub(crate) use condition::Facts;
 pub use error::{RouteError, RouterError, RouterProblem};
 pub use params::{MatrixParams, PathParams};
+pub use precedence::Precedence;
 
 /// The part of a request path routing looks at: without query, fragment and
 /// one leading and one trailing `/`; its segments are what
@@ -133,6 +143,7 @@ pub(crate) fn route_body_of(path: &str) -> &str {
 pub use restlight_grammar::template::TemplateError;
 
 use matcher::{Cap, Tree};
+use precedence::SpringKey;
 use select::{Group, Route, Selected};
 use template::Template;
 
@@ -158,6 +169,9 @@ pub struct RouteEntry {
     /// Conditions on query parameters and headers that must hold (Spring's
     /// `params` and `headers`); default: none.
     pub conditions: Conditions,
+    /// How the template ranks against the others (see
+    /// [Precedence](self#precedence)); default: [`Precedence::JaxRs`].
+    pub precedence: Precedence,
 }
 
 /// The route table, compiled once; lookups do not scan the routes.
@@ -235,8 +249,22 @@ impl Router {
             }
         }
         problems.sort_by_cached_key(ToString::to_string);
-        let mut groups: Vec<(Template, Vec<usize>)> = by_shape.into_values().collect();
-        groups.sort_by(|(a, _), (b, _)| precedence::order((&a.key, &a.shape), (&b.key, &b.shape)));
+        let ranked: Vec<(Template, Vec<usize>, SpringKey, bool)> = by_shape
+            .into_values()
+            .map(|(t, members)| {
+                let is_spring = members.iter().all(|&i| matches!(entries[i].precedence, Precedence::Spring { .. }));
+                let spring = members.iter().map(|&i| t.key.spring(entries[i].precedence)).min();
+                let spring = spring.unwrap_or_else(|| t.key.spring(Precedence::JaxRs));
+                (t, members, spring, is_spring)
+            })
+            .collect();
+        let ranked = precedence::rank(ranked, |(t, _, spring, is_spring)| precedence::Rank {
+            key: &t.key,
+            shape: &t.shape,
+            spring: *spring,
+            is_spring: *is_spring,
+        });
+        let mut groups: Vec<(Template, Vec<usize>)> = ranked.into_iter().map(|(t, m, _, _)| (t, m)).collect();
         let mut conflicts = Vec::new();
         for (_, members) in &mut groups {
             members.sort_by_cached_key(|&i| tie_order(&entries[i], i));
@@ -289,7 +317,7 @@ impl Router {
     /// # use restlight_core::router::{Lookup, RouteEntry, RouteError, Router};
     /// # let entry = |method: Method, template: &str| RouteEntry {
     /// #     method, template: template.into(), parsed: None, consumes: vec![], produces: vec![],
-    /// #     location: "src/main.rs:1".into(), name: template.into(), conditions: Default::default(),
+    /// #     location: "src/main.rs:1".into(), name: template.into(), conditions: Default::default(), precedence: Default::default(),
     /// # };
     /// let table = [entry(Method::GET, "/users/{id: \\d+}"), entry(Method::DELETE, "/users/{id}")];
     /// let (router, _) = Router::new(&table).unwrap();
@@ -320,7 +348,7 @@ impl Router {
         content_type: Option<&str>,
         accept: Option<&str>,
     ) -> Result<Lookup<'r>, RouteError> {
-        let facts = Facts { query: raw_path.split_once('?').map(|(_, q)| q), headers: None, trailing_slash: false };
+        let facts = Facts::new(raw_path.split_once('?').map(|(_, q)| q), None);
         self.lookup_accepting(method, raw_path, content_type, &Accept::new(accept), &facts)
     }
 
@@ -335,7 +363,7 @@ impl Router {
         facts: &Facts<'_>,
     ) -> Result<Lookup<'r>, RouteError> {
         let (body, trailing) = decode::route_body_and_slash(raw_path);
-        let facts = &Facts { trailing_slash: trailing, ..*facts };
+        let facts = &facts.at_path(trailing);
         // A group whose routes all refuse a trailing `/` (Spring's) is no
         // match for a path with one: the next best template is tried.
         let refused = |group: usize| trailing && self.groups[group].refuses_trailing_slash();

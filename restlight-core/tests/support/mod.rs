@@ -40,6 +40,7 @@ pub fn route(method: &str, template: &str) -> RouteEntry {
         location: "src/routes.rs:1".to_owned(),
         name: format!("{method} {template}"),
         conditions: Default::default(),
+        precedence: Default::default(),
     }
 }
 

@@ -115,11 +115,45 @@ impl OpenApi {
         let mut paths: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
         let mut ids = BTreeSet::new();
         let mut routes: Vec<&Arc<CompiledRoute>> = self.routes.iter().collect();
-        routes.sort_by(|a, b| (&a.info.path, &a.info.method).cmp(&(&b.info.path, &b.info.method)));
+        routes.sort_by(|a, b| {
+            (&a.info.path, &a.info.method, &a.info.name).cmp(&(&b.info.path, &b.info.method, &b.info.name))
+        });
+        // Routes of one path and method (told apart by their `params` or
+        // `headers` conditions, or by their media types) are one operation,
+        // as springdoc documents them.
+        let mut shared: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
         for route in routes {
             let (path, vars) = openapi_path(&route.info.path);
             let op = operation(route, &vars, &mut g, &mut ids);
-            paths.entry(path).or_default().insert(route.info.method.to_ascii_lowercase(), op);
+            let method = route.info.method.to_ascii_lowercase();
+            let ops = paths.entry(path.clone()).or_default();
+            let conditions = route.entry.conditions.to_string();
+            let key = (path, method.clone());
+            match ops.get_mut(&method) {
+                Some(first) => {
+                    merge_operations(first, op);
+                    shared.entry(key).or_default().push(conditions);
+                }
+                None => {
+                    ops.insert(method, op);
+                    shared.insert(key, vec![conditions]);
+                }
+            }
+        }
+        for ((path, method), conditions) in shared {
+            if conditions.len() < 2 || conditions.iter().all(String::is_empty) {
+                continue;
+            }
+            let Some(op) = paths.get_mut(&path).and_then(|ops| ops.get_mut(&method)) else { continue };
+            let each: Vec<String> =
+                conditions.iter().map(|c| if c.is_empty() { "none".to_owned() } else { format!("`{c}`") }).collect();
+            let sentence =
+                format!("Served by {} handlers, chosen by their conditions: {}.", conditions.len(), each.join("; "));
+            let description = match op["description"].as_str() {
+                Some(d) if !d.is_empty() => format!("{d}\n\n{sentence}"),
+                _ => sentence,
+            };
+            op["description"] = Value::from(description);
         }
         let mut schemas = g.take_definitions(true);
         schemas.insert(PROBLEM.to_owned(), problem_schema());
@@ -149,6 +183,121 @@ impl OpenApi {
     #[must_use]
     pub fn to_yaml(&self, version: OpenApiVersion) -> String {
         yaml::to_yaml(&self.to_value(version))
+    }
+}
+
+/// Merges `other` into `op`, two operations of one path and method:
+/// `op` keeps its id, summary and tags (`other`'s are added); a parameter
+/// of both is required when both require it, and keeps an `enum` only
+/// when both have one (the union of their values); a parameter of one only
+/// is optional and loses its `enum` (the other route takes any value); the
+/// bodies' media types and the responses are united, a body required only
+/// when both require it; distinct descriptions are joined.
+fn merge_operations(op: &mut Value, other: Value) {
+    let Value::Object(mut other) = other else { return };
+    if let Some(Value::Array(tags)) = other.remove("tags") {
+        let list = op["tags"].as_array().cloned().unwrap_or_default();
+        let mut merged = list.clone();
+        merged.extend(tags.into_iter().filter(|t| !list.contains(t)));
+        if !merged.is_empty() {
+            op["tags"] = Value::Array(merged);
+        }
+    }
+    if let Some(Value::String(d)) = other.remove("description") {
+        match op["description"].as_str() {
+            Some(mine) if mine == d || mine.split("\n\n").any(|p| p == d) => {}
+            Some(mine) if !mine.is_empty() => op["description"] = Value::from(format!("{mine}\n\n{d}")),
+            _ => op["description"] = Value::from(d),
+        }
+    }
+    if op.get("summary").is_none() {
+        if let Some(summary) = other.remove("summary") {
+            op["summary"] = summary;
+        }
+    }
+    let theirs = match other.remove("parameters") {
+        Some(Value::Array(list)) => list,
+        _ => Vec::new(),
+    };
+    let mine = op["parameters"].as_array().cloned().unwrap_or_default();
+    let same = |a: &Value, b: &Value| a["name"] == b["name"] && a["in"] == b["in"];
+    let loosen = |mut p: Value| {
+        if p["in"] != "path" {
+            p["required"] = Value::Bool(false);
+        }
+        if let Some(schema) = p["schema"].as_object_mut() {
+            schema.remove("enum");
+        }
+        p
+    };
+    let mut params = Vec::new();
+    for p in &mine {
+        match theirs.iter().find(|t| same(p, t)) {
+            None => params.push(loosen(p.clone())),
+            Some(t) => {
+                let mut p = p.clone();
+                p["required"] = Value::Bool(p["required"] == true && t["required"] == true);
+                match (p["schema"]["enum"].as_array().cloned(), t["schema"]["enum"].as_array()) {
+                    (Some(mut values), Some(more)) => {
+                        values.extend(more.iter().filter(|v| !values.contains(v)).cloned().collect::<Vec<_>>());
+                        p["schema"]["enum"] = Value::Array(values);
+                    }
+                    (Some(_), None) => p = loosen(p),
+                    _ => {}
+                }
+                params.push(p);
+            }
+        }
+    }
+    params.extend(theirs.iter().filter(|t| !mine.iter().any(|p| same(p, t))).cloned().map(loosen));
+    if let Some(map) = op.as_object_mut() {
+        if params.is_empty() {
+            map.remove("parameters");
+        } else {
+            map.insert("parameters".into(), Value::Array(params));
+        }
+    }
+    match (op.get("requestBody").is_some(), other.remove("requestBody")) {
+        (true, Some(body)) => {
+            let required = op["requestBody"]["required"] == true && body["required"] == true;
+            op["requestBody"]["required"] = Value::Bool(required);
+            if let (Some(content), Some(more)) =
+                (op["requestBody"]["content"].as_object_mut(), body["content"].as_object())
+            {
+                for (media, schema) in more {
+                    content.entry(media.clone()).or_insert_with(|| schema.clone());
+                }
+            }
+        }
+        (true, None) => op["requestBody"]["required"] = Value::Bool(false),
+        (false, Some(mut body)) => {
+            body["required"] = Value::Bool(false);
+            op["requestBody"] = body;
+        }
+        (false, None) => {}
+    }
+    if let (Some(responses), Some(Value::Object(more))) = (op["responses"].as_object_mut(), other.remove("responses")) {
+        for (status, response) in more {
+            match responses.get_mut(&status) {
+                None => {
+                    responses.insert(status, response);
+                }
+                Some(existing) => {
+                    if let (Some(content), Some(extra)) =
+                        (existing["content"].as_object_mut(), response["content"].as_object())
+                    {
+                        for (media, schema) in extra {
+                            content.entry(media.clone()).or_insert_with(|| schema.clone());
+                        }
+                    } else if existing.get("content").is_none() && response.get("content").is_some() {
+                        existing["content"] = response["content"].clone();
+                    }
+                }
+            }
+        }
+        let mut sorted: Vec<(String, Value)> = std::mem::take(responses).into_iter().collect();
+        sorted.sort_by(|a, b| (a.0 == "default", &a.0).cmp(&(b.0 == "default", &b.0)));
+        responses.extend(sorted);
     }
 }
 
