@@ -530,7 +530,7 @@ pub use restlight_core::{
     RuntimeExecutor, Scheduler, StartupError, MAX_RESIZE_THREADS,
 };
 pub use restlight_core::{delete, get, head, options, patch, post, put, route};
-pub use restlight_core::{filter, intercept, layer, mapper};
+pub use restlight_core::{filter, integer, intercept, layer, mapper};
 pub use restlight_core::{
     resolve, Bindings, Claimed, FromRequest, FromRequestWith, ParamDecl, ParamMeta, ParamSource, ResolveContext,
     ResolveFuture, Resolver, ResolverFactory,

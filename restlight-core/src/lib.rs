@@ -44,6 +44,7 @@ mod error;
 mod executor;
 pub mod filter;
 mod handler;
+pub mod integer;
 pub mod intercept;
 pub mod layer;
 mod locator;

@@ -19,7 +19,7 @@
 //! | the first tag of an operation (else its first path segment) | a resource `PetResource` (`PetController` with `--style spring`) in `src/pet.rs`, based at the literal segments its paths share |
 //! | an operation's `tags` | `#[tag(..)]` on its handler, so the served document keeps them |
 //! | an operation | an `async fn` named after `operationId` (else method and path) with `#[get]`.. (`#[get_mapping]`..), `#[path]`, `#[produces]`, `#[consumes]`; `summary` and `description` its doc comment, `deprecated` `#[deprecated]` |
-//! | `{id}` with a `pattern` | `{id: regex}` (anchors dropped: the router matches whole segments) |
+//! | `{id}` with a `pattern` | `{id: regex}`: the router matches the whole segment, so an end the pattern does not anchor takes any other characters (`\d{13}` is `{id: [^/]*?(?:\d{13})[^/]*}`, `^\d{13}$` is `{id: \d{13}}`), as JSON Schema finds the pattern anywhere in the value |
 //! | parameters `in: path/query/header/cookie` (path-level ones and `$ref`s included) | `#[path_param("id")]`, `#[query_param]`, `#[header_param]`, `#[cookie_param]` (`#[path_variable]`, `#[request_param]`, `#[request_header]`, `#[cookie_value]`) |
 //! | a path parameter with `style: matrix`: SmallRye's `/cars/search{search}` (an object, a property per matrix parameter) or swagger-core's (one value) | `#[matrix_param("color")]` per matrix parameter (`#[matrix_variable]`), the variable left out of the path; the served document names them in the description (a warning) |
 //! | required / optional / `default` / `type: array` | `T` / `Option<T>` / `T` with `#[default_value]` / `Vec<T>` |
@@ -36,6 +36,7 @@
 //! | `allOf` | one struct with the properties of every member |
 //! | `oneOf` / `anyOf` | a `#[serde(untagged)]` enum |
 //! | `format`: `int32`, `int64`, `uint64`.., `float`, `double`, `binary` | `i32`, `i64`, `u64`.., `f32`, `f64`, `Vec<u8>`; `date-time`, `uuid`.. are `String` |
+//! | an `integer` property or union member (or a list or map of them) | with `#[serde(deserialize_with = "restlight::integer::deserialize")]`, which reads `8.0` as 8: a JSON Schema integer that serde alone refuses |
 //!
 //! Warnings, each with the JSON pointer: media types without a codec
 //! (XML), parameter `style`s other than the default (`label`,
@@ -46,8 +47,9 @@
 //! `patternProperties`, `prefixItems`, a second success status,
 //! callbacks, webhooks, TRACE operations, security schemes (an
 //! interceptor's job), status ranges (`4XX`), error statuses without a
-//! `StatusCode` constant, path `pattern`s without `^..$` (JSON Schema
-//! matches them anywhere, the router the whole segment) and, in the
+//! `StatusCode` constant, path `pattern`s the router cannot keep (an
+//! anchor inside a group, look-around), an `integer` without `format` or
+//! bounds (read as `i64`, which refuses larger values) and, in the
 //! JAX-RS style, an optional body (`Option<T>` refuses an absent one). Error responses are answered as problem details,
 //! whatever body the contract describes for them.
 //!

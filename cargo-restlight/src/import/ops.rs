@@ -41,7 +41,7 @@ pub struct Param {
     pub ty: String,
     /// `#[default_value]`.
     pub default: Option<String>,
-    /// The regex of a path variable, unanchored.
+    /// The route regex of a path variable (`params::segment_regex`).
     pub pattern: Option<String>,
     /// A value the generated test sends, when the parameter is required.
     pub sample: Option<String>,

@@ -193,7 +193,7 @@ impl<'d> Types<'d> {
             if let Some((_, members)) = union(schema).filter(|(_, m)| m.len() == 1) {
                 // `oneOf: [X, {type: null}]`: X, nullable.
                 if schema.get("allOf").is_none() && schema.get("properties").is_none() {
-                    let mut t = self.ty(members[0].1, &members[0].0, hint, w);
+                    let mut t = self.ty(members[0].1, &format!("{ptr}/{}", members[0].0), hint, w);
                     t.nullable = true;
                     return t;
                 }
@@ -207,7 +207,7 @@ impl<'d> Types<'d> {
         }
         if let Some((_, members)) = union(schema) {
             if let Some((p, m)) = members.first() {
-                let mut t = self.ty(m, p, hint, w);
+                let mut t = self.ty(m, &format!("{ptr}/{p}"), hint, w);
                 t.nullable = true;
                 return t;
             }
@@ -220,7 +220,15 @@ impl<'d> Types<'d> {
             [] => Ty::of("serde_json::Value"),
             [t] => match *t {
                 "string" => Ty::of(string_type(schema)),
-                "integer" => Ty::of(integer_type(schema)),
+                "integer" => {
+                    if format(schema).is_none() && !bounded_i64(schema) {
+                        w.add(
+                            ptr,
+                            "an `integer` without `format` or bounds is read as `i64`: a value beyond its range is refused (400)",
+                        );
+                    }
+                    Ty::of(integer_type(schema))
+                }
                 "number" => Ty::of(if format(schema) == Some("float") { "f32" } else { "f64" }),
                 "boolean" => Ty::of("bool"),
                 "array" => self.array(schema, ptr, hint, w),
@@ -315,7 +323,7 @@ impl<'d> Types<'d> {
                 w.add(ptr, "`oneOf` is an untagged enum: serde takes the first variant that accepts a value, even when several do");
             }
             for (i, (p, m)) in members.iter().enumerate() {
-                let t = self.ty(m, p, &format!("{name}Variant{}", i + 1), w);
+                let t = self.ty(m, &format!("{ptr}/{p}"), &format!("{name}Variant{}", i + 1), w);
                 let mut v = variant_name(m, &t.expr, i);
                 while !seen.insert(v.clone()) {
                     v.push('_');
@@ -424,10 +432,18 @@ impl<'d> Types<'d> {
                         if ident != f.json {
                             let _ = writeln!(out, "    #[serde(rename = {})]", lit(&f.json));
                         }
+                        // JSON Schema's integers include `8.0`; serde's do not.
+                        let integer = if lenient_integer(&f.ty) { format!(", {INTEGER}") } else { String::new() };
                         if f.optional {
-                            let _ = writeln!(out, "    #[serde(default, skip_serializing_if = \"Option::is_none\")]");
+                            let _ = writeln!(
+                                out,
+                                "    #[serde(default, skip_serializing_if = \"Option::is_none\"{integer})]"
+                            );
                             let _ = writeln!(out, "    pub {ident}: Option<{}>,", f.ty);
                         } else {
+                            if !integer.is_empty() {
+                                let _ = writeln!(out, "    #[serde({INTEGER})]");
+                            }
                             let _ = writeln!(out, "    pub {ident}: {},", f.ty);
                         }
                     }
@@ -468,6 +484,9 @@ impl<'d> Types<'d> {
                     let _ = writeln!(out, "#[serde(untagged)]");
                     let _ = writeln!(out, "pub enum {name} {{");
                     for (v, t) in variants {
+                        if lenient_integer(t) {
+                            let _ = writeln!(out, "    #[serde({INTEGER})]");
+                        }
                         let _ = writeln!(out, "    {v}({t}),");
                     }
                     out.push_str("}\n");
@@ -531,6 +550,25 @@ impl<'d> Types<'d> {
                 Value::Object(m)
             }
             _ => Value::Null,
+        }
+    }
+}
+
+/// The serde attribute that reads an integer written `8.0`, a JSON Schema
+/// integer that serde refuses for a Rust integer.
+const INTEGER: &str = "deserialize_with = \"restlight::integer::deserialize\"";
+
+/// Whether `expr` is an integer type, or an `Option`, `Vec` or map of one:
+/// what `restlight::integer::deserialize` reads.
+fn lenient_integer(expr: &str) -> bool {
+    let mut t = expr.trim();
+    loop {
+        let inner = ["Option<", "Vec<", "std::collections::BTreeMap<String, "]
+            .iter()
+            .find_map(|w| t.strip_prefix(w).and_then(|rest| rest.strip_suffix('>')));
+        match inner {
+            Some(inner) => t = inner.trim(),
+            None => return ["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"].contains(&t),
         }
     }
 }
@@ -630,6 +668,14 @@ fn string_type(schema: &Value) -> &'static str {
     }
 }
 
+/// Whether the schema's bounds, or its enum, keep its values within `i64`.
+fn bounded_i64(schema: &Value) -> bool {
+    let within = |key: &str| schema.get(key).is_some_and(|b| b.as_i64().is_some());
+    let enumerated =
+        schema.get("enum").and_then(Value::as_array).is_some_and(|e| e.iter().all(|v| v.is_i64() || v.is_null()));
+    enumerated || (within("minimum") || within("exclusiveMinimum")) && (within("maximum") || within("exclusiveMaximum"))
+}
+
 /// Integer formats: `int32`/`int64` as OpenAPI defines them, the unsigned
 /// ones schemars writes, else `i64`.
 pub fn integer_type(schema: &Value) -> &'static str {
@@ -675,6 +721,42 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn integer_fields_read_a_zero_fraction() {
+        let doc = json!({"components": {"schemas": {
+            "Order": {"type": "object", "required": ["quantity"], "properties": {
+                "quantity": {"type": "integer", "format": "int32"},
+                "petId": {"type": "integer", "format": "int64"},
+                "counts": {"type": "array", "items": {"type": "integer", "format": "uint64"}},
+                "price": {"type": "number"},
+                "size": {"oneOf": [{"type": "integer"}, {"type": "string"}]}
+            }}
+        }}});
+        let mut types = Types::new(&doc);
+        let mut w = Warnings::default();
+        types.define_components(&mut w);
+        let model = types.render();
+        for expected in [
+            "    #[serde(deserialize_with = \"restlight::integer::deserialize\")]\n    pub quantity: i32,",
+            "    #[serde(default, skip_serializing_if = \"Option::is_none\", deserialize_with = \"restlight::integer::deserialize\")]\n    pub counts: Option<Vec<u64>>,",
+            "    #[serde(rename = \"petId\")]\n    #[serde(default, skip_serializing_if = \"Option::is_none\", deserialize_with = \"restlight::integer::deserialize\")]\n    pub pet_id: Option<i64>,",
+            "    #[serde(default, skip_serializing_if = \"Option::is_none\")]\n    pub price: Option<f64>,",
+            "    #[serde(deserialize_with = \"restlight::integer::deserialize\")]\n    Integer(i64),\n    String(String),",
+        ] {
+            assert!(model.contains(expected), "missing\n{expected}\nin\n{model}");
+        }
+        // An unbounded `integer` without `format` is wider than any Rust integer.
+        let sizes = "#/components/schemas/Order/properties/size/oneOf/0";
+        let warned: Vec<String> =
+            w.0.iter().filter(|w| w.message.contains("without `format`")).map(|w| w.to_string()).collect();
+        assert_eq!(
+            warned,
+            [format!("{sizes}: an `integer` without `format` or bounds is read as `i64`: a value beyond its range is refused (400)")]
+        );
+        assert!(lenient_integer("Option<std::collections::BTreeMap<String, Vec<u8>>>"));
+        assert!(!lenient_integer("Vec<String>") && !lenient_integer("Int64"));
+    }
 
     #[test]
     fn component_names_never_shadow_the_preludes() {
