@@ -126,6 +126,9 @@ fn a_json_3_1_contract_keeps_patterns_nullables_unions_and_merges() {
         "#[path(\"/{isbn: \\\\d{13}}\")]",
         "#[path(\"/{isbn: [^/]*?(?:\\\\d{13})[^/]*}\")]",
         "#[path(\"/{isbn: [^/]*?(?:\\\\d{13})[^/]*}/notes\")]",
+        // The success status other than 200, 201 and 204 is in the type.
+        "#[path_param(\"isbn\")]\n        isbn: String,\n    ) -> Result<WithStatus<202, ScanBookResponse>, HttpError> {",
+        "#[path_param(\"isbn\")]\n        isbn: String,\n    ) -> Result<EmptyStatus<200>, HttpError> {",
         "#[header_param(\"X-Tenant\")]\n        x_tenant: String,",
         "#[cookie_param(\"session\")]\n        session: Option<String>,",
         "#[query_param(\"page\")]\n        #[default_value(\"0\")]\n        page: i32,",

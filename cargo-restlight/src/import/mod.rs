@@ -26,9 +26,9 @@
 //! | a required query parameter that allows one value (`enum: ["2"]`, how springdoc renders `params = "version=2"`) | with `--style spring`, also `params = "version=2"` on the mapping |
 //! | `requestBody` (JSON, `+json`, `text/*`, octet-stream, multipart) | the entity: the schema's type (`Option<T>` when not required), `String`, `Vec<u8>`, `Multipart` |
 //! | an `application/x-www-form-urlencoded` body | a `#[form_param]` per property |
-//! | the lowest 2xx response: 200 / 201 / 204 | `Result<T, E>` / `Result<Created<T>, E>` / `Result<NoContent, E>` |
+//! | the lowest 2xx response: 200 / 201 / 204 / another 2xx (202, 206..) / one without a body | `Result<T, E>` / `Result<Created<T>, E>` / `Result<NoContent, E>` / `Result<WithStatus<202, T>, E>` / `Result<EmptyStatus<200>, E>`: the served document keeps the status |
 //! | the 4xx and 5xx responses | `E`: `HttpError` when there are none, else `Error404`, `Error400Or404`.. in `src/errors.rs`, a problem detail whose `ErrorStatuses` list them |
-//! | other or no 2xx, 200 or 201 without a body | `Result<Response, HttpError>`, documented as any status (a warning) |
+//! | no 2xx response | `Result<Response, HttpError>`, documented as any status (a warning) |
 //! | `type: object` with `properties` | a struct: required fields `T`, others `Option<T>` skipped when `None`, renamed with `#[serde(rename)]` |
 //! | `nullable: true`, `type: [T, "null"]`, `oneOf: [T, {type: null}]` | `Option<T>` |
 //! | `enum` of strings | an enum with `#[serde(rename)]` variants and `FromStr` (so it is a parameter type too) |

@@ -523,15 +523,19 @@ fn returns<'d>(
     }
     let inner =
         inner.map(|t| t.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')).map_or(t.clone(), str::to_owned));
-    let returns = match (status, inner) {
-        (200, Some(t)) => Returns { ty: t, status: Some(200), errors: errors.clone() },
-        (201, Some(t)) => Returns { ty: format!("Created<{t}>"), status: Some(201), errors: errors.clone() },
-        (204, None) => Returns { ty: "NoContent".into(), status: Some(204), errors: errors.clone() },
-        (s, _) => {
-            w.add(&r_ptr, format!("status {s}{} has no Restlight return type: the handler returns a `Response`, documented as any status", if matches!(s, 200 | 201) { " without a body" } else { "" }));
-            any()
+    // The status is in the type, so that the served document keeps it.
+    let ty = match (status, inner) {
+        (200, Some(t)) => t,
+        (201, Some(t)) => format!("Created<{t}>"),
+        (204, None) => "NoContent".into(),
+        (204, Some(_)) => {
+            w.add(&r_ptr, "a 204 has no body: the handler returns `NoContent`, and the content is not kept");
+            "NoContent".into()
         }
+        (s, Some(t)) => format!("WithStatus<{s}, {t}>"),
+        (s, None) => format!("EmptyStatus<{s}>"),
     };
+    let returns = Returns { ty, status: Some(status), errors: errors.clone() };
     (returns, produces)
 }
 

@@ -89,6 +89,8 @@ impl<'d> Types<'d> {
             "Response",
             "Created",
             "NoContent",
+            "WithStatus",
+            "EmptyStatus",
             "HttpError",
             "Json",
             "Multipart",
