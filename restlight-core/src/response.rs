@@ -146,8 +146,14 @@ impl<T: Serialize + Send + 'static> IntoResponse for Created<T> {
 /// ```
 ///
 /// `CODE` must be a 2xx status: `WithStatus<404, T>` does not compile (an
-/// error is an `Err` of the handler's `Result`). For a success without a
-/// body, [`EmptyStatus`].
+/// error is an `Err` of the handler's `Result`):
+///
+/// ```compile_fail
+/// use restlight_core::{IntoResponse, WithStatus};
+/// let _ = WithStatus::<404, u8>(1).into_response();
+/// ```
+///
+/// For a success without a body, [`EmptyStatus`].
 #[derive(Debug, Clone)]
 pub struct WithStatus<const CODE: u16, T>(pub T);
 

@@ -20,6 +20,7 @@
 //! | an operation's `tags` | `#[tag(..)]` on its handler, so the served document keeps them |
 //! | an operation | an `async fn` named after `operationId` (else method and path) with `#[get]`.. (`#[get_mapping]`..), `#[path]`, `#[produces]`, `#[consumes]`; `summary` and `description` its doc comment, `deprecated` `#[deprecated]` |
 //! | `{id}` with a `pattern` | `{id: regex}`: the router matches the whole segment, so an end the pattern does not anchor takes any other characters (`\d{13}` is `{id: [^/]*?(?:\d{13})[^/]*}`, `^\d{13}$` is `{id: \d{13}}`), as JSON Schema finds the pattern anywhere in the value |
+//! | a query, header or cookie parameter's `pattern` | a string type in `src/model.rs` whose `FromStr` checks it as a search (400 when it does not match) and whose schema states it; `tests/routes.rs` checks that a value not matching is refused |
 //! | parameters `in: path/query/header/cookie` (path-level ones and `$ref`s included) | `#[path_param("id")]`, `#[query_param]`, `#[header_param]`, `#[cookie_param]` (`#[path_variable]`, `#[request_param]`, `#[request_header]`, `#[cookie_value]`) |
 //! | a path parameter with `style: matrix`: SmallRye's `/cars/search{search}` (an object, a property per matrix parameter) or swagger-core's (one value) | `#[matrix_param("color")]` per matrix parameter (`#[matrix_variable]`), the variable left out of the path; the served document names them in the description (a warning) |
 //! | required / optional / `default` / `type: array` | `T` / `Option<T>` / `T` with `#[default_value]` / `Vec<T>` |
@@ -220,7 +221,7 @@ pub fn files(
     let version = doc.pointer("/info/version").and_then(Value::as_str).unwrap_or("0.0.0");
     let module = crate_name.replace('-', "_");
     let mut files = vec![
-        ("Cargo.toml".to_owned(), emit::manifest(crate_name, restlight_dep)),
+        ("Cargo.toml".to_owned(), emit::manifest(crate_name, restlight_dep, types.uses_regex())),
         ("src/main.rs".to_owned(), emit::main_file(&module)),
         ("src/lib.rs".to_owned(), emit::lib_file(title, version, spec_name, &resources)),
         ("tests/routes.rs".to_owned(), emit::tests_file(&module, &operations)),

@@ -48,6 +48,9 @@ pub struct Param {
     /// A Spring `params = "name=value"` condition: a required query
     /// parameter whose schema allows one value.
     pub condition: Option<String>,
+    /// The contract's pattern a query, header or cookie parameter's type
+    /// checks (a search).
+    pub checked: Option<String>,
 }
 
 /// What the request's body is read as.
@@ -287,6 +290,7 @@ fn operation<'d>(
                 pattern: None,
                 sample: Some("text".into()),
                 condition: None,
+                checked: None,
             });
         }
     }

@@ -142,7 +142,7 @@ pub(crate) fn scalar_param<'d>(
     } else {
         (schema, s_ptr.clone())
     };
-    let value = scalar_type(types, value_schema, &value_ptr, &format!("{hint}{}", pascal(name)), w);
+    let mut value = scalar_type(types, value_schema, &value_ptr, &format!("{hint}{}", pascal(name)), w);
     let default = resolved.get("default").and_then(|d| {
         let t = text(d);
         if t.is_none() {
@@ -159,6 +159,19 @@ pub(crate) fn scalar_param<'d>(
                     &format!("{s_ptr}/pattern"),
                     format!("the pattern is not kept in the route (any segment matches): {why}"),
                 ),
+            }
+        }
+    }
+    // Elsewhere a pattern is checked by the parameter's type, as a search.
+    let mut check = None;
+    if location != Location::Path && value == "String" {
+        if let Some(p) = types.resolve(value_schema).get("pattern").and_then(Value::as_str) {
+            match segment_regex(p) {
+                Ok(re) => {
+                    value = types.pattern_type(&format!("{hint}{}", pascal(name)), p);
+                    check = Some(re);
+                }
+                Err(why) => w.add(&format!("{s_ptr}/pattern"), format!("the pattern is not checked: {why}")),
             }
         }
     }
@@ -183,7 +196,7 @@ pub(crate) fn scalar_param<'d>(
     };
     let sample = (required && !is_array).then(|| {
         let original = types.resolve(value_schema).get("pattern").and_then(Value::as_str);
-        sample_text(types, value_schema, &value, pattern.as_deref().zip(original))
+        sample_text(types, value_schema, &value, pattern.as_deref().or(check.as_deref()).zip(original))
     });
     Param {
         name: name.to_owned(),
@@ -194,6 +207,9 @@ pub(crate) fn scalar_param<'d>(
         pattern,
         sample,
         condition: None,
+        checked: check
+            .is_some()
+            .then(|| types.resolve(value_schema)["pattern"].as_str().unwrap_or_default().to_owned()),
     }
 }
 

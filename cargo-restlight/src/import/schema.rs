@@ -43,10 +43,16 @@ struct Field {
 
 #[derive(Debug)]
 enum Def {
-    Struct { fields: Vec<Field>, extra: Option<String> },
+    Struct {
+        fields: Vec<Field>,
+        extra: Option<String>,
+    },
     StringEnum(Vec<(String, String)>),
     Untagged(Vec<(String, String)>),
     Alias(String),
+    /// The text of a parameter that must match a pattern (JSON Schema's
+    /// search, as `Regex::is_match` does).
+    Pattern(String),
 }
 
 #[derive(Debug)]
@@ -127,6 +133,24 @@ impl<'d> Types<'d> {
         }
         self.taken.insert(name.clone());
         name
+    }
+
+    /// A string type, named after `hint`, whose `FromStr` checks `pattern`
+    /// and whose schema states it: a query, header or cookie parameter's
+    /// `pattern`, checked as the contract says (400 when it does not match).
+    pub fn pattern_type(&mut self, hint: &str, pattern: &str) -> String {
+        let name = self.fresh(hint);
+        let doc = Some(format!(
+            "A parameter's text matching the contract's pattern `{pattern}` (anywhere in the value unless anchored)."
+        ));
+        self.defs.push(Named { name: name.clone(), doc, def: Def::Pattern(pattern.to_owned()) });
+        name
+    }
+
+    /// Whether a type checks a pattern: the project then depends on `regex`.
+    #[must_use]
+    pub fn uses_regex(&self) -> bool {
+        self.defs.iter().any(|d| matches!(d.def, Def::Pattern(_)))
     }
 
     /// Defines every component schema.
@@ -480,6 +504,45 @@ impl<'d> Types<'d> {
                         lit(&format!("expected one of: {}", expected.join(", ")))
                     );
                     out.push_str("        }\n    }\n}\n");
+                }
+                Def::Pattern(pattern) => {
+                    let _ = writeln!(out, "#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]");
+                    let _ = writeln!(out, "#[serde(transparent)]");
+                    let _ = writeln!(out, "pub struct {name}(pub String);\n");
+                    let _ = writeln!(out, "impl {name} {{");
+                    let _ = writeln!(out, "    /// The contract's pattern.");
+                    let _ = writeln!(out, "    pub const PATTERN: &str = {};", lit(pattern));
+                    out.push_str("}\n\n");
+                    let _ = writeln!(
+                        out,
+                        "/// Read from a request parameter's text: refused unless it matches [`{name}::PATTERN`]."
+                    );
+                    let _ = writeln!(out, "impl std::str::FromStr for {name} {{");
+                    out.push_str(
+                        "    type Err = String;\n\n    fn from_str(s: &str) -> Result<Self, String> {\n        \
+                         static PATTERN: std::sync::LazyLock<regex::Regex> =\n            \
+                         std::sync::LazyLock::new(|| regex::Regex::new(",
+                    );
+                    let _ = writeln!(out, "{name}::PATTERN).expect(\"the pattern compiles\"));");
+                    out.push_str(
+                        "        if PATTERN.is_match(s) {\n            Ok(Self(s.to_owned()))\n        } else {\n",
+                    );
+                    let _ = writeln!(
+                        out,
+                        "            Err(format!(\"does not match the pattern `{{}}`\", {name}::PATTERN))\n        }}\n    }}\n}}\n"
+                    );
+                    let _ = writeln!(out, "impl std::fmt::Display for {name} {{");
+                    out.push_str("    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {\n        f.write_str(&self.0)\n    }\n}\n\n");
+                    let _ = writeln!(out, "/// A string with the pattern, in the served document.");
+                    let _ = writeln!(out, "impl JsonSchema for {name} {{");
+                    out.push_str("    fn schema_name() -> std::borrow::Cow<'static, str> {\n");
+                    let _ = writeln!(out, "        {}.into()\n    }}\n", lit(name));
+                    out.push_str("    fn inline_schema() -> bool {\n        true\n    }\n\n");
+                    out.push_str("    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {\n");
+                    let _ = writeln!(
+                        out,
+                        "        schemars::json_schema!({{ \"type\": \"string\", \"pattern\": {name}::PATTERN }})\n    }}\n}}"
+                    );
                 }
                 Def::Untagged(variants) => {
                     let _ = writeln!(out, "#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]");
