@@ -11,7 +11,8 @@
 # import warned it cannot keep; none when there is no such file.
 #
 # With IMPORT_CI_SCHEMATHESIS naming a schemathesis binary (4.x, as
-# scripts/openapi-check.sh installs it: target/openapi-venv/bin/schemathesis),
+# scripts/openapi-check.sh installs it: target/openapi-venv/bin/schemathesis;
+# .ci/run sets it, after that script),
 # each generated service is then run and Schemathesis sends it requests
 # that follow the contract (`--mode positive`, coverage and fuzzing
 # phases): every response must be the skeleton's 501 naming the

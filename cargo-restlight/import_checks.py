@@ -20,6 +20,29 @@ pointers under the operation's, `#/paths/~1pet/post/requestBody`).
 import os
 
 import schemathesis
+from schemathesis.specs.openapi import converter
+
+# The widths of the integer formats schemars writes for Rust's integer types
+# (`uint64` for `u64`, `uint` for `usize`, ...), which the import maps back
+# to those types. Schemathesis draws `int32` and `int64` values within
+# their width (OpenAPI defines them); these it does not know, so it would
+# draw integers of any size, beyond the type the format names, and count
+# the 400 that follows against the service.
+_SCHEMARS_INTEGER_FORMATS = {
+    "int8": (-(2**7), 2**7 - 1),
+    "int16": (-(2**15), 2**15 - 1),
+    "uint8": (0, 2**8 - 1),
+    "uint16": (0, 2**16 - 1),
+    "uint32": (0, 2**32 - 1),
+    "uint64": (0, 2**64 - 1),
+    "uint": (0, 2**64 - 1),
+}
+if not isinstance(getattr(converter, "INTEGER_FORMAT_BOUNDS", None), dict):
+    raise RuntimeError(
+        "this Schemathesis has no `schemathesis.specs.openapi.converter.INTEGER_FORMAT_BOUNDS`: "
+        "use the version scripts/openapi-check.sh installs"
+    )
+converter.INTEGER_FORMAT_BOUNDS.update(_SCHEMARS_INTEGER_FORMATS)
 
 
 def _warned(case, parts):

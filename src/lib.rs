@@ -404,6 +404,7 @@
 //! | the entity | `requestBody`, one content entry per `#[consumes]` type (else JSON; text for `String`, octet-stream for bytes, multipart for `Multipart`) |
 //! | return `T` (`Json<T>`) | 200, one content entry per `#[produces]` type (else JSON; text for `String`) |
 //! | `Created<T>` / `NoContent`, `()` | 201 with `T` / 204 |
+//! | `WithStatus<202, T>` / `EmptyStatus<202>` | the status named (a 2xx literal) with `T` / without content |
 //! | `Option<T>` | adds 404 |
 //! | `Result<T, E>` | adds the statuses `E` lists with [`openapi::ErrorStatuses`], else a `default` response |
 //! | `StatusCode`, `Response`, `impl IntoResponse`, ... | a `default` response: the status is chosen at run time |
@@ -525,13 +526,13 @@
 
 pub use restlight_core::BeanParam;
 pub use restlight_core::{
-    check_routes, codec, media, router, App, AppBuilder, Body, BoxError, BoxFuture, Created, Entity, Error, Executor,
-    ExecutorMetrics, FailFast, FromParam, HttpError, IntoResponse, Json, NoContent, QueueWait, ReceivedAt,
-    RequestContext, Resize, ResizeError, Response, ResponseBuilder, Result, Route, RouteBuilder, RouteInfo,
-    RuntimeExecutor, Scheduler, StartupError, MAX_RESIZE_THREADS,
+    check_routes, codec, media, router, App, AppBuilder, Body, BoxError, BoxFuture, Created, EmptyStatus, Entity,
+    Error, Executor, ExecutorMetrics, FailFast, FromParam, HttpError, IntoResponse, Json, NoContent, QueueWait,
+    ReceivedAt, RequestContext, Resize, ResizeError, Response, ResponseBuilder, Result, Route, RouteBuilder, RouteInfo,
+    RuntimeExecutor, Scheduler, StartupError, WithStatus, MAX_RESIZE_THREADS,
 };
 pub use restlight_core::{delete, get, head, options, patch, post, put, route};
-pub use restlight_core::{filter, intercept, layer, mapper};
+pub use restlight_core::{filter, integer, intercept, layer, mapper};
 pub use restlight_core::{
     resolve, Bindings, Claimed, FromRequest, FromRequestWith, ParamDecl, ParamMeta, ParamSource, ResolveContext,
     ResolveFuture, Resolver, ResolverFactory,
@@ -615,6 +616,7 @@ pub mod prelude {
         delete_mapping, get_mapping, patch_mapping, post_mapping, put_mapping, request_mapping, response_status,
     };
     pub use crate::{BeanParam, ExceptionMapper, Failure, RequestHead, Response};
+    pub use crate::{EmptyStatus, WithStatus};
     pub use crate::{FromRequest, ResolveContext};
     pub use std::ops::ControlFlow;
 }

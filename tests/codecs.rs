@@ -354,3 +354,44 @@ mod protobuf {
         assert_eq!(wrong.status(), 415);
     }
 }
+
+/// An entity whose integers may be written as JSON Schema allows (`8.0`).
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Order {
+    #[serde(deserialize_with = "restlight::integer::deserialize")]
+    pub quantity: i32,
+    #[serde(default, deserialize_with = "restlight::integer::deserialize")]
+    pub lines: Vec<u64>,
+}
+
+#[restlight::post("/codec/order")]
+async fn post_order(order: Order) -> String {
+    format!("{} {:?}", order.quantity, order.lines)
+}
+
+#[test]
+fn integers_written_with_a_zero_fraction_are_read_where_the_entity_says_so() {
+    let client = app().mock().unwrap();
+    let res = client
+        .post("/codec/order")
+        .content_type("application/json")
+        .body(r#"{"quantity": 8.0, "lines": [1e2, 3]}"#)
+        .send_blocking();
+    assert_eq!((res.status().as_u16(), res.text()), (200, "8 [100, 3]".to_owned()));
+    // A fraction is still a 400 naming the field and the value.
+    let res = client.post("/codec/order").content_type("application/json").body(r#"{"quantity": 8.5}"#).send_blocking();
+    assert_eq!(res.status(), 400);
+    let problem: serde_json::Value = res.json();
+    assert_eq!(problem["path"], "quantity", "{problem}");
+    assert!(
+        problem["detail"].as_str().unwrap().contains("floating point `8.5`, expected an integer (i32)"),
+        "{problem}"
+    );
+    // Without the attribute serde refuses `8.0` for an integer.
+    let res = client
+        .post("/codec/item")
+        .content_type("application/json")
+        .body(r#"{"id": 7.0, "name": "pen"}"#)
+        .send_blocking();
+    assert_eq!(res.status(), 400, "{}", res.text());
+}

@@ -150,6 +150,28 @@ impl Pets {
         text
     }
 
+    /// 202: the adoption is under way.
+    #[post]
+    #[path("/{id}/adoption")]
+    async fn adopt(&self, #[path_param] id: u64) -> Result<WithStatus<202, Pet>, PetError> {
+        let _ = id;
+        Ok(WithStatus(Pet {
+            name: "Rex".into(),
+            age: 3,
+            owner: "Ada".into(),
+            contact: "ada@example.com".into(),
+            chip: "AB-1234".into(),
+        }))
+    }
+
+    /// 200 without a body.
+    #[put]
+    #[path("/{id}/checked")]
+    async fn check(&self, #[path_param] id: u64) -> EmptyStatus<200> {
+        let _ = id;
+        EmptyStatus
+    }
+
     #[delete]
     #[path("/{id}")]
     async fn remove(&self, #[path_param] id: u64, #[context] req: &RequestContext) -> StatusCode {
@@ -298,4 +320,24 @@ fn generic_types_get_one_stable_name_per_instantiation() {
     assert_eq!(schemas["Page_for_Pet"]["properties"]["items"]["items"]["$ref"], "#/components/schemas/Pet");
     // Built again, the document names every schema the same.
     assert_eq!(doc()["components"]["schemas"], first["components"]["schemas"]);
+}
+
+#[test]
+fn statuses_in_the_return_type_are_documented_and_answered() {
+    let doc = doc();
+    // WithStatus<202, Pet>: 202 with the entity's schema, and no 200.
+    let adopt = &doc["paths"]["/pets/{id}/adoption"]["post"];
+    assert_eq!(adopt["responses"]["202"]["description"], "Accepted");
+    assert_eq!(adopt["responses"]["202"]["content"]["application/json"]["schema"]["$ref"], "#/components/schemas/Pet");
+    assert_eq!(statuses(adopt), ["202", "400", "404", "406", "409", "500"]);
+    // EmptyStatus<200>: 200 without content.
+    let check = &doc["paths"]["/pets/{id}/checked"]["put"];
+    assert_eq!(check["responses"]["200"], json!({"description": "OK"}));
+
+    let client = Restlight::new().mock().unwrap();
+    let res = client.post("/pets/7/adoption").send_blocking();
+    assert_eq!(res.status(), StatusCode::ACCEPTED);
+    assert_eq!(res.json::<Value>()["name"], "Rex");
+    let res = client.put("/pets/7/checked").send_blocking();
+    assert_eq!((res.status(), res.text()), (StatusCode::OK, String::new()));
 }

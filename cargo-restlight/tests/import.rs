@@ -121,8 +121,18 @@ fn a_json_3_1_contract_keeps_patterns_nullables_unions_and_merges() {
     assert!(read(&dir, "Cargo.toml").contains("name = \"library\""));
     let books = read(&dir, "src/books.rs");
     for expected in [
+        // `^\d{13}$` is the whole segment; `\d{13}` may have more around it
+        // (JSON Schema finds a pattern anywhere in the value).
         "#[path(\"/{isbn: \\\\d{13}}\")]",
+        "#[path(\"/{isbn: [^/]*?(?:\\\\d{13})[^/]*}\")]",
+        "#[path(\"/{isbn: [^/]*?(?:\\\\d{13})[^/]*}/notes\")]",
+        // The success status other than 200, 201 and 204 is in the type.
+        "#[path_param(\"isbn\")]\n        isbn: String,\n    ) -> Result<WithStatus<202, ScanBookResponse>, HttpError> {",
+        "#[path_param(\"isbn\")]\n        isbn: String,\n    ) -> Result<EmptyStatus<200>, HttpError> {",
         "#[header_param(\"X-Tenant\")]\n        x_tenant: String,",
+        // A query or header pattern is checked by the parameter's type.
+        "#[query_param(\"series\")]\n        series: Option<ListBooksSeries>,",
+        "#[header_param(\"X-Request-Id\")]\n        x_request_id: ListBooksXRequestId,",
         "#[cookie_param(\"session\")]\n        session: Option<String>,",
         "#[query_param(\"page\")]\n        #[default_value(\"0\")]\n        page: i32,",
         "    #[deprecated]\n    #[get]",
@@ -135,9 +145,14 @@ fn a_json_3_1_contract_keeps_patterns_nullables_unions_and_merges() {
     for expected in [
         // allOf: the properties of both, `id` required.
         "pub struct Book {",
-        "    pub id: i64,",
+        // A JSON Schema integer may be written `8.0`.
+        "    #[serde(deserialize_with = \"restlight::integer::deserialize\")]\n    pub id: i64,",
         "    pub subtitle: Option<String>,",
         // anyOf: an untagged enum of the members.
+        "pub struct ListBooksSeries(pub String);",
+        "    pub const PATTERN: &str = \"^[A-Z]{2}\";",
+        "impl std::str::FromStr for ListBooksSeries {",
+        "impl JsonSchema for ListBooksSeries {",
         "#[serde(untagged)]\npub enum MemberContact {\n    Email(Email),\n    Phone(Phone),\n}",
         // A maps of strings; additionalProperties: true is a flattened map.
         "pub labels: Option<std::collections::BTreeMap<String, String>>,",
@@ -153,6 +168,14 @@ fn a_json_3_1_contract_keeps_patterns_nullables_unions_and_merges() {
     assert!(tests.contains(".delete(\"/books/1111111111111\")"), "a value that matches the pattern: {tests}");
     assert!(tests.contains(".get(\"/books/9780000000001\")"), "the parameter's example: {tests}");
     assert!(tests.contains(".header(\"X-Tenant\", \"text\")"), "{tests}");
+    assert!(tests.contains(".header(\"X-Request-Id\", \"00000000\")"), "a value that matches the pattern: {tests}");
+    // And a test that a value not matching it is refused.
+    assert!(
+        tests.contains("fn list_books_refuses_a_series_not_matching_its_pattern() {\n    let res = client()\n        .get(\"/books?series=~\")"),
+        "{tests}"
+    );
+    assert!(tests.contains("assert_eq!(res.json::<Value>()[\"parameter\"], \"X-Request-Id\");"), "{tests}");
+    assert!(read(&dir, "Cargo.toml").contains("regex = \"1\""), "the patterns' types use regex");
     assert!(
         stderr(&out)
             .contains("#/components/schemas/Member/properties/tier/enum: an enum of values that are not all strings"),

@@ -44,6 +44,7 @@ mod error;
 mod executor;
 pub mod filter;
 mod handler;
+pub mod integer;
 pub mod intercept;
 pub mod layer;
 mod locator;
@@ -108,7 +109,9 @@ pub use multipart::{Field, Multipart, MultipartFile, MultipartLimits, SpooledFil
 pub use param::FromParam;
 pub use request::{RequestContext, RequestHead};
 pub use resolve::{resolve, Claimed, FromRequest, ParamDecl, ResolveContext, ResolveFuture, Resolver, ResolverFactory};
-pub use response::{Created, Entity, IntoResponse, Json, NoContent, Response, ResponseBuilder};
+pub use response::{
+    Created, EmptyStatus, Entity, IntoResponse, Json, NoContent, Response, ResponseBuilder, WithStatus,
+};
 pub use route::{delete, get, head, options, patch, post, put, route, Route, RouteBuilder};
 pub use segment::PathSegment;
 pub use sse::{Event, Sse};

@@ -133,6 +133,61 @@ impl<T: Serialize + Send + 'static> IntoResponse for Created<T> {
     }
 }
 
+/// A success status other than 200 and 201, with the value as the body
+/// (written by the negotiated codec): the status is in the type, so that
+/// the OpenAPI document states it, as it does for [`Created`].
+///
+/// ```
+/// use restlight_core::{IntoResponse, WithStatus};
+/// # #[derive(serde::Serialize)] struct Job { id: u32 }
+/// // 202 Accepted, the job the request started.
+/// let res: WithStatus<202, Job> = WithStatus(Job { id: 7 });
+/// assert_eq!(res.into_response().status(), 202);
+/// ```
+///
+/// `CODE` must be a 2xx status: `WithStatus<404, T>` does not compile (an
+/// error is an `Err` of the handler's `Result`):
+///
+/// ```compile_fail
+/// use restlight_core::{IntoResponse, WithStatus};
+/// let _ = WithStatus::<404, u8>(1).into_response();
+/// ```
+///
+/// For a success without a body, [`EmptyStatus`].
+#[derive(Debug, Clone)]
+pub struct WithStatus<const CODE: u16, T>(pub T);
+
+impl<const CODE: u16, T: Serialize + Send + 'static> IntoResponse for WithStatus<CODE, T> {
+    fn into_response(self) -> Response {
+        (success_status::<CODE>(), Entity(self.0)).into_response()
+    }
+}
+
+/// A success status without a body, in the type, so that the OpenAPI
+/// document states it: `EmptyStatus<202>` is 202 Accepted, `EmptyStatus<200>`
+/// a 200 without content. [`NoContent`] is `EmptyStatus<204>`.
+///
+/// ```
+/// use restlight_core::{EmptyStatus, IntoResponse};
+/// assert_eq!(EmptyStatus::<202>.into_response().status(), 202);
+/// ```
+///
+/// `CODE` must be a 2xx status, as for [`WithStatus`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EmptyStatus<const CODE: u16>;
+
+impl<const CODE: u16> IntoResponse for EmptyStatus<CODE> {
+    fn into_response(self) -> Response {
+        success_status::<CODE>().into_response()
+    }
+}
+
+/// `CODE` as a status, checked at compile time to be a success (2xx).
+fn success_status<const CODE: u16>() -> StatusCode {
+    const { assert!(CODE >= 200 && CODE < 300, "`WithStatus` and `EmptyStatus` take a success status (2xx)") };
+    StatusCode::from_u16(CODE).unwrap_or(StatusCode::OK)
+}
+
 /// A `Serialize` value written by the codec negotiated from `Accept` and the
 /// route's `produces` (JSON when nothing else is asked for).
 #[derive(Debug, Clone)]

@@ -5,7 +5,8 @@
 //! feature of the framework is off: a user's crate never needs a `cfg`.
 //!
 //! The return type is read by its syntax, as parameters are: `Created<T>`
-//! is 201, `NoContent` and `()` 204, `Option<T>` adds 404, `Result<T, E>`
+//! is 201, `NoContent` and `()` 204, `WithStatus<202, T>` and
+//! `EmptyStatus<202>` the status they name (a literal), `Option<T>` adds 404, `Result<T, E>`
 //! adds `E`'s statuses, `Json<T>` and any other type are 200, and types
 //! whose status is chosen at run time (`StatusCode`, `Response`,
 //! `impl IntoResponse`, ...) document any status.
@@ -118,6 +119,16 @@ fn returns(t: &Type, out: &mut Vec<TokenStream>) {
         Type::Tuple(tuple) if tuple.elems.is_empty() => out.push(quote!((empty 204))),
         Type::Path(path) if path.qself.is_none() => {
             let Some(last) = path.path.segments.last() else { return out.push(quote!((any))) };
+            // A status in the type: `WithStatus<202, T>`, `EmptyStatus<200>`.
+            let code = match &last.arguments {
+                PathArguments::AngleBracketed(a) => a.args.iter().find_map(|g| match g {
+                    GenericArgument::Const(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(code), .. })) => {
+                        Some(code.clone())
+                    }
+                    _ => None,
+                }),
+                _ => None,
+            };
             let args: Vec<&Type> = match &last.arguments {
                 PathArguments::AngleBracketed(a) => a
                     .args
@@ -133,6 +144,14 @@ fn returns(t: &Type, out: &mut Vec<TokenStream>) {
                 ("NoContent", []) => out.push(quote!((empty 204))),
                 ("Created", [inner]) => out.push(quote!((typed 201, #inner))),
                 ("Json", [inner]) => out.push(quote!((typed 200, #inner))),
+                ("WithStatus", [inner]) => match code {
+                    Some(code) => out.push(quote!((typed #code, #inner))),
+                    None => out.push(quote!((any))),
+                },
+                ("EmptyStatus", []) => match code {
+                    Some(code) => out.push(quote!((empty #code))),
+                    None => out.push(quote!((any))),
+                },
                 ("Option", [inner]) => {
                     returns(inner, out);
                     out.push(quote!((problem 404)));

@@ -316,100 +316,128 @@ pub fn tests_file(crate_name: &str, ops: &[Operation]) -> String {
          }}\n"
     );
     for op in ops {
-        let mut path = String::new();
-        let mut rest = op.path.trim_end_matches('/');
-        if rest.is_empty() {
-            rest = "/";
-        }
-        while let Some(open) = rest.find('{') {
-            path.push_str(&rest[..open]);
-            let close = rest[open..].find('}').map_or(rest.len(), |c| open + c);
-            let var = &rest[open + 1..close.min(rest.len())];
-            if op.matrix_vars.iter().any(|m| m == var) {
-                rest = rest.get(close + 1..).unwrap_or("");
-                continue;
-            }
-            let sample =
-                op.params.iter().find(|p| p.location == Location::Path && p.name == var).and_then(|p| p.sample.clone());
-            path.push_str(&encode(&sample.unwrap_or_else(|| "1".into())));
-            rest = rest.get(close + 1..).unwrap_or("");
-        }
-        path.push_str(rest);
-        for p in op.params.iter().filter(|p| p.location == Location::Matrix) {
-            if let Some(sample) = &p.sample {
-                let _ = write!(path, ";{}={}", encode(&p.name), encode(sample));
-            }
-        }
-        let query: Vec<String> = op
-            .params
-            .iter()
-            .filter(|p| p.location == Location::Query)
-            .filter_map(|p| p.sample.as_ref().map(|s| format!("{}={}", encode(&p.name), encode(s))))
-            .collect();
-        if !query.is_empty() {
-            path.push('?');
-            path.push_str(&query.join("&"));
-        }
-        let _ = write!(
-            out,
-            "\n#[test]\nfn {}_is_routed() {{\n    let res = client()\n        .{}({})",
-            op.fn_name,
-            op.method,
-            lit(&path)
-        );
-        for p in &op.params {
-            let Some(sample) = &p.sample else { continue };
-            match p.location {
-                Location::Header => {
-                    let _ = write!(out, "\n        .header({}, {})", lit(&p.name), lit(sample));
-                }
-                Location::Cookie => {
-                    let _ = write!(out, "\n        .cookie({}, {})", lit(&p.name), lit(sample));
-                }
-                _ => {}
-            }
-        }
-        match &op.body {
-            Some(Body::Form) => {
-                let fields: Vec<String> = op
-                    .params
-                    .iter()
-                    .filter(|p| p.location == Location::Form)
-                    .filter_map(|p| p.sample.as_ref().map(|s| format!("({}, {})", lit(&p.name), lit(s))))
-                    .collect();
-                let _ = write!(out, "\n        .form(&[{}])", fields.join(", "));
-            }
-            Some(Body::Entity { ty, sample }) => {
-                let media = op.consumes.first().map_or("application/json", String::as_str);
-                if ty == "Multipart" {
-                    let _ = write!(
-                        out,
-                        "\n        .content_type(\"multipart/form-data; boundary=b\")\n        .body(\"--b\\r\\ncontent-disposition: form-data; name=\\\"f\\\"\\r\\n\\r\\nx\\r\\n--b--\\r\\n\")"
-                    );
-                } else if media.starts_with("text/") {
-                    let _ = write!(out, "\n        .content_type({})\n        .body(\"text\")", lit(media));
-                } else if media == "application/octet-stream" {
-                    let _ = write!(out, "\n        .content_type({})\n        .body(&b\"bytes\"[..])", lit(media));
-                } else if media == "application/json" || media == "*/*" {
-                    let _ = write!(out, "\n        .json(&json!({}))", json_literal(sample));
-                } else {
-                    let _ = write!(
-                        out,
-                        "\n        .content_type({})\n        .body({})",
-                        lit(media),
-                        lit(&serde_json::to_string(sample).unwrap_or_default())
-                    );
-                }
-            }
-            None => {}
-        }
-        out.push_str("\n        .send_blocking();\n");
+        let routed = request(op, None);
+        let _ = write!(out, "\n#[test]\nfn {}_is_routed() {{\n    let res = client()\n{routed}", op.fn_name);
         if op.method == "head" {
             out.push_str("    assert_eq!(res.status(), 501);\n}\n");
         } else {
             let _ = writeln!(out, "    assert_not_implemented(res, {});\n}}", lit(&op.id));
         }
+        // A parameter whose type checks the contract's pattern refuses a
+        // value that does not match it (a HEAD answer has no problem to read).
+        for p in op.params.iter().filter(|p| p.location != Location::Form && op.method != "head") {
+            let Some(pattern) = &p.checked else { continue };
+            let Ok(re) = regex::Regex::new(pattern) else { continue };
+            let Some(wrong) = ["~", "-", "_", "0", "a", "A", "text"].into_iter().find(|c| !re.is_match(c)) else {
+                continue;
+            };
+            let refused = request(op, Some((&p.name, wrong)));
+            let _ = write!(
+                out,
+                "\n#[test]\nfn {}_refuses_a_{}_not_matching_its_pattern() {{\n    let res = client()\n{refused}",
+                op.fn_name,
+                snake(&p.name)
+            );
+            let _ = writeln!(
+                out,
+                "    assert_eq!(res.status(), 400, \"{{}}\", res.text());\n    assert_eq!(res.json::<Value>()[\"parameter\"], {});\n}}",
+                lit(&p.name)
+            );
+        }
     }
+    out
+}
+
+/// The mock client's request of the generated test for `op`: every
+/// required parameter with its sample, or `wrong` (a parameter's name and
+/// its value) instead of the sample.
+fn request(op: &Operation, wrong: Option<(&str, &str)>) -> String {
+    let mut out = String::new();
+    let sample_of = |p: &Param| match wrong {
+        Some((name, value)) if name == p.name => Some(value.to_owned()),
+        _ => p.sample.clone(),
+    };
+    let mut path = String::new();
+    let mut rest = op.path.trim_end_matches('/');
+    if rest.is_empty() {
+        rest = "/";
+    }
+    while let Some(open) = rest.find('{') {
+        path.push_str(&rest[..open]);
+        let close = rest[open..].find('}').map_or(rest.len(), |c| open + c);
+        let var = &rest[open + 1..close.min(rest.len())];
+        if op.matrix_vars.iter().any(|m| m == var) {
+            rest = rest.get(close + 1..).unwrap_or("");
+            continue;
+        }
+        let sample = op.params.iter().find(|p| p.location == Location::Path && p.name == var).and_then(sample_of);
+        path.push_str(&encode(&sample.unwrap_or_else(|| "1".into())));
+        rest = rest.get(close + 1..).unwrap_or("");
+    }
+    path.push_str(rest);
+    for p in op.params.iter().filter(|p| p.location == Location::Matrix) {
+        if let Some(sample) = sample_of(p) {
+            let _ = write!(path, ";{}={}", encode(&p.name), encode(&sample));
+        }
+    }
+    let query: Vec<String> = op
+        .params
+        .iter()
+        .filter(|p| p.location == Location::Query)
+        .filter_map(|p| sample_of(p).map(|s| format!("{}={}", encode(&p.name), encode(&s))))
+        .collect();
+    if !query.is_empty() {
+        path.push('?');
+        path.push_str(&query.join("&"));
+    }
+    let _ = write!(out, "        .{}({})", op.method, lit(&path));
+    for p in &op.params {
+        let Some(sample) = sample_of(p) else { continue };
+        match p.location {
+            Location::Header => {
+                let _ = write!(out, "\n        .header({}, {})", lit(&p.name), lit(&sample));
+            }
+            Location::Cookie => {
+                let _ = write!(out, "\n        .cookie({}, {})", lit(&p.name), lit(&sample));
+            }
+            _ => {}
+        }
+    }
+    match &op.body {
+        Some(Body::Form) => {
+            let fields: Vec<String> = op
+                .params
+                .iter()
+                .filter(|p| p.location == Location::Form)
+                .filter_map(|p| sample_of(p).map(|s| format!("({}, {})", lit(&p.name), lit(&s))))
+                .collect();
+            let _ = write!(out, "\n        .form(&[{}])", fields.join(", "));
+        }
+        Some(Body::Entity { ty, sample }) => {
+            let media = op.consumes.first().map_or("application/json", String::as_str);
+            if ty == "Multipart" {
+                let _ = write!(
+                        out,
+                        "\n        .content_type(\"multipart/form-data; boundary=b\")\n        .body(\"--b\\r\\ncontent-disposition: form-data; name=\\\"f\\\"\\r\\n\\r\\nx\\r\\n--b--\\r\\n\")"
+                    );
+            } else if media.starts_with("text/") {
+                let _ = write!(out, "\n        .content_type({})\n        .body(\"text\")", lit(media));
+            } else if media == "application/octet-stream" {
+                let _ = write!(out, "\n        .content_type({})\n        .body(&b\"bytes\"[..])", lit(media));
+            } else if media == "application/json" || media == "*/*" {
+                let _ = write!(out, "\n        .json(&json!({}))", json_literal(sample));
+            } else {
+                let _ = write!(
+                    out,
+                    "\n        .content_type({})\n        .body({})",
+                    lit(media),
+                    lit(&serde_json::to_string(sample).unwrap_or_default())
+                );
+            }
+        }
+        None => {}
+    }
+    out.push_str("\n        .send_blocking();\n");
     out
 }
 
@@ -418,11 +446,12 @@ fn json_literal(v: &Value) -> String {
     serde_json::to_string(v).unwrap_or_else(|_| "null".into())
 }
 
-/// `Cargo.toml`.
-pub fn manifest(name: &str, restlight_dep: &str) -> String {
+/// `Cargo.toml`; `regex` when a parameter's type checks a pattern.
+pub fn manifest(name: &str, restlight_dep: &str, regex: bool) -> String {
+    let regex = if regex { "regex = \"1\"\n" } else { "" };
     format!(
         "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [dependencies]\n{restlight_dep}\nschemars = \"1\"\nserde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n\n\
+         [dependencies]\n{restlight_dep}\n{regex}schemars = \"1\"\nserde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n\n\
          # A workspace of its own, wherever the directory is put.\n[workspace]\n"
     )
 }

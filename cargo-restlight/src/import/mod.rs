@@ -19,16 +19,17 @@
 //! | the first tag of an operation (else its first path segment) | a resource `PetResource` (`PetController` with `--style spring`) in `src/pet.rs`, based at the literal segments its paths share |
 //! | an operation's `tags` | `#[tag(..)]` on its handler, so the served document keeps them |
 //! | an operation | an `async fn` named after `operationId` (else method and path) with `#[get]`.. (`#[get_mapping]`..), `#[path]`, `#[produces]`, `#[consumes]`; `summary` and `description` its doc comment, `deprecated` `#[deprecated]` |
-//! | `{id}` with a `pattern` | `{id: regex}` (anchors dropped: the router matches whole segments) |
+//! | `{id}` with a `pattern` | `{id: regex}`: the router matches the whole segment, so an end the pattern does not anchor takes any other characters (`\d{13}` is `{id: [^/]*?(?:\d{13})[^/]*}`, `^\d{13}$` is `{id: \d{13}}`), as JSON Schema finds the pattern anywhere in the value |
+//! | a query, header or cookie parameter's `pattern` | a string type in `src/model.rs` whose `FromStr` checks it as a search (400 when it does not match) and whose schema states it; `tests/routes.rs` checks that a value not matching is refused |
 //! | parameters `in: path/query/header/cookie` (path-level ones and `$ref`s included) | `#[path_param("id")]`, `#[query_param]`, `#[header_param]`, `#[cookie_param]` (`#[path_variable]`, `#[request_param]`, `#[request_header]`, `#[cookie_value]`) |
 //! | a path parameter with `style: matrix`: SmallRye's `/cars/search{search}` (an object, a property per matrix parameter) or swagger-core's (one value) | `#[matrix_param("color")]` per matrix parameter (`#[matrix_variable]`), the variable left out of the path; the served document names them in the description (a warning) |
 //! | required / optional / `default` / `type: array` | `T` / `Option<T>` / `T` with `#[default_value]` / `Vec<T>` |
 //! | a required query parameter that allows one value (`enum: ["2"]`, how springdoc renders `params = "version=2"`) | with `--style spring`, also `params = "version=2"` on the mapping |
 //! | `requestBody` (JSON, `+json`, `text/*`, octet-stream, multipart) | the entity: the schema's type (`Option<T>` when not required), `String`, `Vec<u8>`, `Multipart` |
 //! | an `application/x-www-form-urlencoded` body | a `#[form_param]` per property |
-//! | the lowest 2xx response: 200 / 201 / 204 | `Result<T, E>` / `Result<Created<T>, E>` / `Result<NoContent, E>` |
+//! | the lowest 2xx response: 200 / 201 / 204 / another 2xx (202, 206..) / one without a body | `Result<T, E>` / `Result<Created<T>, E>` / `Result<NoContent, E>` / `Result<WithStatus<202, T>, E>` / `Result<EmptyStatus<200>, E>`: the served document keeps the status |
 //! | the 4xx and 5xx responses | `E`: `HttpError` when there are none, else `Error404`, `Error400Or404`.. in `src/errors.rs`, a problem detail whose `ErrorStatuses` list them |
-//! | other or no 2xx, 200 or 201 without a body | `Result<Response, HttpError>`, documented as any status (a warning) |
+//! | no 2xx response | `Result<Response, HttpError>`, documented as any status (a warning) |
 //! | `type: object` with `properties` | a struct: required fields `T`, others `Option<T>` skipped when `None`, renamed with `#[serde(rename)]` |
 //! | `nullable: true`, `type: [T, "null"]`, `oneOf: [T, {type: null}]` | `Option<T>` |
 //! | `enum` of strings | an enum with `#[serde(rename)]` variants and `FromStr` (so it is a parameter type too) |
@@ -36,6 +37,7 @@
 //! | `allOf` | one struct with the properties of every member |
 //! | `oneOf` / `anyOf` | a `#[serde(untagged)]` enum |
 //! | `format`: `int32`, `int64`, `uint64`.., `float`, `double`, `binary` | `i32`, `i64`, `u64`.., `f32`, `f64`, `Vec<u8>`; `date-time`, `uuid`.. are `String` |
+//! | an `integer` property or union member (or a list or map of them) | with `#[serde(deserialize_with = "restlight::integer::deserialize")]`, which reads `8.0` as 8: a JSON Schema integer that serde alone refuses |
 //!
 //! Warnings, each with the JSON pointer: media types without a codec
 //! (XML), parameter `style`s other than the default (`label`,
@@ -46,8 +48,9 @@
 //! `patternProperties`, `prefixItems`, a second success status,
 //! callbacks, webhooks, TRACE operations, security schemes (an
 //! interceptor's job), status ranges (`4XX`), error statuses without a
-//! `StatusCode` constant, path `pattern`s without `^..$` (JSON Schema
-//! matches them anywhere, the router the whole segment) and, in the
+//! `StatusCode` constant, path `pattern`s the router cannot keep (an
+//! anchor inside a group, look-around), an `integer` without `format` or
+//! bounds (read as `i64`, which refuses larger values) and, in the
 //! JAX-RS style, an optional body (`Option<T>` refuses an absent one). Error responses are answered as problem details,
 //! whatever body the contract describes for them.
 //!
@@ -218,7 +221,7 @@ pub fn files(
     let version = doc.pointer("/info/version").and_then(Value::as_str).unwrap_or("0.0.0");
     let module = crate_name.replace('-', "_");
     let mut files = vec![
-        ("Cargo.toml".to_owned(), emit::manifest(crate_name, restlight_dep)),
+        ("Cargo.toml".to_owned(), emit::manifest(crate_name, restlight_dep, types.uses_regex())),
         ("src/main.rs".to_owned(), emit::main_file(&module)),
         ("src/lib.rs".to_owned(), emit::lib_file(title, version, spec_name, &resources)),
         ("tests/routes.rs".to_owned(), emit::tests_file(&module, &operations)),

@@ -41,13 +41,16 @@ pub struct Param {
     pub ty: String,
     /// `#[default_value]`.
     pub default: Option<String>,
-    /// The regex of a path variable, unanchored.
+    /// The route regex of a path variable (`params::segment_regex`).
     pub pattern: Option<String>,
     /// A value the generated test sends, when the parameter is required.
     pub sample: Option<String>,
     /// A Spring `params = "name=value"` condition: a required query
     /// parameter whose schema allows one value.
     pub condition: Option<String>,
+    /// The contract's pattern a query, header or cookie parameter's type
+    /// checks (a search).
+    pub checked: Option<String>,
 }
 
 /// What the request's body is read as.
@@ -287,6 +290,7 @@ fn operation<'d>(
                 pattern: None,
                 sample: Some("text".into()),
                 condition: None,
+                checked: None,
             });
         }
     }
@@ -523,15 +527,19 @@ fn returns<'d>(
     }
     let inner =
         inner.map(|t| t.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')).map_or(t.clone(), str::to_owned));
-    let returns = match (status, inner) {
-        (200, Some(t)) => Returns { ty: t, status: Some(200), errors: errors.clone() },
-        (201, Some(t)) => Returns { ty: format!("Created<{t}>"), status: Some(201), errors: errors.clone() },
-        (204, None) => Returns { ty: "NoContent".into(), status: Some(204), errors: errors.clone() },
-        (s, _) => {
-            w.add(&r_ptr, format!("status {s}{} has no Restlight return type: the handler returns a `Response`, documented as any status", if matches!(s, 200 | 201) { " without a body" } else { "" }));
-            any()
+    // The status is in the type, so that the served document keeps it.
+    let ty = match (status, inner) {
+        (200, Some(t)) => t,
+        (201, Some(t)) => format!("Created<{t}>"),
+        (204, None) => "NoContent".into(),
+        (204, Some(_)) => {
+            w.add(&r_ptr, "a 204 has no body: the handler returns `NoContent`, and the content is not kept");
+            "NoContent".into()
         }
+        (s, Some(t)) => format!("WithStatus<{s}, {t}>"),
+        (s, None) => format!("EmptyStatus<{s}>"),
     };
+    let returns = Returns { ty, status: Some(status), errors: errors.clone() };
     (returns, produces)
 }
 

@@ -142,7 +142,7 @@ pub(crate) fn scalar_param<'d>(
     } else {
         (schema, s_ptr.clone())
     };
-    let value = scalar_type(types, value_schema, &value_ptr, &format!("{hint}{}", pascal(name)), w);
+    let mut value = scalar_type(types, value_schema, &value_ptr, &format!("{hint}{}", pascal(name)), w);
     let default = resolved.get("default").and_then(|d| {
         let t = text(d);
         if t.is_none() {
@@ -153,15 +153,26 @@ pub(crate) fn scalar_param<'d>(
     let mut pattern = None;
     if location == Location::Path {
         if let Some(p) = types.resolve(value_schema).get("pattern").and_then(Value::as_str) {
-            if !p.starts_with('^') || !p.ends_with('$') {
-                w.add(
+            match segment_regex(p) {
+                Ok(re) => pattern = Some(re),
+                Err(why) => w.add(
                     &format!("{s_ptr}/pattern"),
-                    "a JSON Schema `pattern` matches anywhere in the value; the route's regex matches the whole segment (as a JAX-RS `@Path` regex does)",
-                );
+                    format!("the pattern is not kept in the route (any segment matches): {why}"),
+                ),
             }
-            let unanchored = p.strip_prefix('^').unwrap_or(p);
-            let unanchored = unanchored.strip_suffix('$').filter(|s| !s.ends_with('\\')).unwrap_or(unanchored);
-            pattern = Some(unanchored.to_owned());
+        }
+    }
+    // Elsewhere a pattern is checked by the parameter's type, as a search.
+    let mut check = None;
+    if location != Location::Path && value == "String" {
+        if let Some(p) = types.resolve(value_schema).get("pattern").and_then(Value::as_str) {
+            match segment_regex(p) {
+                Ok(re) => {
+                    value = types.pattern_type(&format!("{hint}{}", pascal(name)), p);
+                    check = Some(re);
+                }
+                Err(why) => w.add(&format!("{s_ptr}/pattern"), format!("the pattern is not checked: {why}")),
+            }
         }
     }
     let ty = if is_array {
@@ -183,7 +194,10 @@ pub(crate) fn scalar_param<'d>(
     } else {
         format!("Option<{value}>")
     };
-    let sample = (required && !is_array).then(|| sample_text(types, value_schema, &value, pattern.as_deref()));
+    let sample = (required && !is_array).then(|| {
+        let original = types.resolve(value_schema).get("pattern").and_then(Value::as_str);
+        sample_text(types, value_schema, &value, pattern.as_deref().or(check.as_deref()).zip(original))
+    });
     Param {
         name: name.to_owned(),
         ident: snake(name),
@@ -193,6 +207,9 @@ pub(crate) fn scalar_param<'d>(
         pattern,
         sample,
         condition: None,
+        checked: check
+            .is_some()
+            .then(|| types.resolve(value_schema)["pattern"].as_str().unwrap_or_default().to_owned()),
     }
 }
 
@@ -215,6 +232,91 @@ fn scalar_type<'d>(types: &mut Types<'d>, schema: &'d Value, ptr: &str, hint: &s
     t.expr
 }
 
+/// The route regex of a path parameter's `pattern`: a JSON Schema pattern
+/// matches anywhere in the value (an ECMA-262 search) unless anchored, the
+/// router's regex matches the whole segment. So each alternative keeps its
+/// `^` and `$` as the segment's ends, and an end it does not anchor takes
+/// any other characters of the segment: `\d{13}` is `[^/]*?(?:\d{13})[^/]*`,
+/// `^\d{13}$` is `\d{13}`, `^a|b$` is `(?:a)[^/]*|[^/]*?(?:b)`.
+///
+/// # Errors
+/// Why the pattern cannot be a route regex: an anchor inside a group, or a
+/// syntax the `regex` crate does not have (look-around, back-references).
+pub(crate) fn segment_regex(pattern: &str) -> Result<String, String> {
+    let alternatives = top_level_alternatives(pattern);
+    let single = alternatives.len() == 1;
+    let mut out = Vec::new();
+    for alt in alternatives {
+        let (start, rest) = match alt.strip_prefix('^') {
+            Some(rest) => (true, rest),
+            None => (false, alt),
+        };
+        let (end, body) = match rest.strip_suffix('$') {
+            // `\$` is a literal dollar, `\\$` a backslash then the end.
+            Some(body) if body.chars().rev().take_while(|c| *c == '\\').count() % 2 == 0 => (true, body),
+            _ => (false, rest),
+        };
+        if has_anchor(body) {
+            return Err(format!("the anchor in `{pattern}` is not at an end of an alternative"));
+        }
+        out.push(match (start, end) {
+            (true, true) if single => body.to_owned(),
+            (true, true) => format!("(?:{body})"),
+            (true, false) => format!("(?:{body})[^/]*"),
+            (false, true) => format!("[^/]*?(?:{body})"),
+            (false, false) => format!("[^/]*?(?:{body})[^/]*"),
+        });
+    }
+    let re = out.join("|");
+    regex::Regex::new(&format!("^(?:{re})$")).map_err(|e| {
+        format!(
+            "`{pattern}` is not a regex of the `regex` crate: {}",
+            e.to_string().lines().last().unwrap_or_default().trim()
+        )
+    })?;
+    Ok(re)
+}
+
+/// The alternatives of a regex split at its `|`s outside groups and classes.
+fn top_level_alternatives(pattern: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut class, mut escaped, mut from) = (0usize, false, false, 0);
+    for (i, c) in pattern.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '[' if !class => class = true,
+            ']' if class => class = false,
+            '(' if !class => depth += 1,
+            ')' if !class => depth = depth.saturating_sub(1),
+            '|' if !class && depth == 0 => {
+                out.push(&pattern[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&pattern[from..]);
+    out
+}
+
+/// Whether a regex has an unescaped `^` or `$` outside its classes.
+fn has_anchor(regex: &str) -> bool {
+    let (mut class, mut escaped, mut previous) = (false, false, ' ');
+    for c in regex.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '[' if !class => class = true,
+            ']' if class && previous != '[' => class = false,
+            '^' | '$' if !class => return true,
+            _ => {}
+        }
+        previous = c;
+    }
+    false
+}
+
 /// The text of a scalar JSON value, as a parameter carries it.
 fn text(v: &Value) -> Option<String> {
     match v {
@@ -226,7 +328,8 @@ fn text(v: &Value) -> Option<String> {
 }
 
 /// A value of the parameter's type (and pattern) for the generated test.
-fn sample_text(types: &Types<'_>, schema: &Value, ty: &str, pattern: Option<&str>) -> String {
+/// `pattern` is the route's regex and the contract's pattern it comes from.
+fn sample_text(types: &Types<'_>, schema: &Value, ty: &str, pattern: Option<(&str, &str)>) -> String {
     let resolved = types.resolve(schema);
     let first = resolved.get("examples").and_then(Value::as_array).and_then(|e| e.first());
     if let Some(v) = resolved.get("example").or(first).or_else(|| resolved.get("default")).and_then(text) {
@@ -241,9 +344,10 @@ fn sample_text(types: &Types<'_>, schema: &Value, ty: &str, pattern: Option<&str
         t if t.starts_with('i') || t.starts_with('u') => &["1"],
         _ => &["text", "1", "abc", "a1", "A1", "ABC", "2024-01-01", "00000000-0000-0000-0000-000000000001"],
     };
-    if let Some(p) = pattern {
+    if let Some((p, original)) = pattern {
         if let Ok(re) = regex::Regex::new(&format!("^(?:{p})$")) {
-            let built = regex_sample(p);
+            let original = original.strip_prefix('^').unwrap_or(original);
+            let built = regex_sample(original.strip_suffix('$').unwrap_or(original));
             if let Some(c) = built.iter().map(String::as_str).chain(candidates.iter().copied()).find(|c| re.is_match(c))
             {
                 return c.to_owned();
@@ -314,6 +418,35 @@ fn regex_sample(pattern: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn patterns_match_anywhere_in_the_segment_unless_anchored() {
+        assert_eq!(segment_regex(r"^\d{13}$").as_deref(), Ok(r"\d{13}"));
+        assert_eq!(segment_regex(r"\d{13}").as_deref(), Ok(r"[^/]*?(?:\d{13})[^/]*"));
+        assert_eq!(segment_regex(r"^ab").as_deref(), Ok("(?:ab)[^/]*"));
+        assert_eq!(segment_regex(r"ab$").as_deref(), Ok("[^/]*?(?:ab)"));
+        assert_eq!(segment_regex(r"^a|b$").as_deref(), Ok("(?:a)[^/]*|[^/]*?(?:b)"));
+        assert_eq!(segment_regex(r"^(a|b)$").as_deref(), Ok("(a|b)"));
+        // Escaped anchors are literals; a `$` in a class is a character.
+        assert_eq!(segment_regex(r"^\$\d+\$").as_deref(), Ok(r"(?:\$\d+\$)[^/]*"));
+        assert_eq!(segment_regex(r"^[$^]+$").as_deref(), Ok(r"[$^]+"));
+        assert_eq!(segment_regex(r"^[|]|x$").as_deref(), Ok(r"(?:[|])[^/]*|[^/]*?(?:x)"));
+        // What the route cannot keep: an anchor inside, a look-ahead.
+        assert!(segment_regex(r"(^a)b").unwrap_err().contains("not at an end"));
+        assert!(segment_regex(r"^(?=a)\w+$").unwrap_err().contains("not a regex of the `regex` crate"));
+
+        // The translated regex accepts, on a whole segment, what the
+        // pattern finds in it, and nothing else.
+        let full = |p: &str, value: &str| {
+            regex::Regex::new(&format!("^(?:{})$", segment_regex(p).unwrap())).unwrap().is_match(value)
+        };
+        let search = |p: &str, value: &str| regex::Regex::new(p).unwrap().is_match(value);
+        for p in [r"\d{13}", r"^\d{13}$", r"^ab", r"ab$", r"^a|b$", r"x|^y"] {
+            for value in ["9780000000001", "x9780000000001y", "978", "ab", "abc", "cab", "a", "zb", "yx", "zy", "x"] {
+                assert_eq!(full(p, value), search(p, value), "`{p}` on `{value}`");
+            }
+        }
+    }
 
     #[test]
     fn simple_patterns_have_samples() {

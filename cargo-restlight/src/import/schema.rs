@@ -43,10 +43,16 @@ struct Field {
 
 #[derive(Debug)]
 enum Def {
-    Struct { fields: Vec<Field>, extra: Option<String> },
+    Struct {
+        fields: Vec<Field>,
+        extra: Option<String>,
+    },
     StringEnum(Vec<(String, String)>),
     Untagged(Vec<(String, String)>),
     Alias(String),
+    /// The text of a parameter that must match a pattern (JSON Schema's
+    /// search, as `Regex::is_match` does).
+    Pattern(String),
 }
 
 #[derive(Debug)]
@@ -89,6 +95,8 @@ impl<'d> Types<'d> {
             "Response",
             "Created",
             "NoContent",
+            "WithStatus",
+            "EmptyStatus",
             "HttpError",
             "Json",
             "Multipart",
@@ -125,6 +133,24 @@ impl<'d> Types<'d> {
         }
         self.taken.insert(name.clone());
         name
+    }
+
+    /// A string type, named after `hint`, whose `FromStr` checks `pattern`
+    /// and whose schema states it: a query, header or cookie parameter's
+    /// `pattern`, checked as the contract says (400 when it does not match).
+    pub fn pattern_type(&mut self, hint: &str, pattern: &str) -> String {
+        let name = self.fresh(hint);
+        let doc = Some(format!(
+            "A parameter's text matching the contract's pattern `{pattern}` (anywhere in the value unless anchored)."
+        ));
+        self.defs.push(Named { name: name.clone(), doc, def: Def::Pattern(pattern.to_owned()) });
+        name
+    }
+
+    /// Whether a type checks a pattern: the project then depends on `regex`.
+    #[must_use]
+    pub fn uses_regex(&self) -> bool {
+        self.defs.iter().any(|d| matches!(d.def, Def::Pattern(_)))
     }
 
     /// Defines every component schema.
@@ -193,7 +219,7 @@ impl<'d> Types<'d> {
             if let Some((_, members)) = union(schema).filter(|(_, m)| m.len() == 1) {
                 // `oneOf: [X, {type: null}]`: X, nullable.
                 if schema.get("allOf").is_none() && schema.get("properties").is_none() {
-                    let mut t = self.ty(members[0].1, &members[0].0, hint, w);
+                    let mut t = self.ty(members[0].1, &format!("{ptr}/{}", members[0].0), hint, w);
                     t.nullable = true;
                     return t;
                 }
@@ -207,7 +233,7 @@ impl<'d> Types<'d> {
         }
         if let Some((_, members)) = union(schema) {
             if let Some((p, m)) = members.first() {
-                let mut t = self.ty(m, p, hint, w);
+                let mut t = self.ty(m, &format!("{ptr}/{p}"), hint, w);
                 t.nullable = true;
                 return t;
             }
@@ -220,7 +246,15 @@ impl<'d> Types<'d> {
             [] => Ty::of("serde_json::Value"),
             [t] => match *t {
                 "string" => Ty::of(string_type(schema)),
-                "integer" => Ty::of(integer_type(schema)),
+                "integer" => {
+                    if format(schema).is_none() && !bounded_i64(schema) {
+                        w.add(
+                            ptr,
+                            "an `integer` without `format` or bounds is read as `i64`: a value beyond its range is refused (400)",
+                        );
+                    }
+                    Ty::of(integer_type(schema))
+                }
                 "number" => Ty::of(if format(schema) == Some("float") { "f32" } else { "f64" }),
                 "boolean" => Ty::of("bool"),
                 "array" => self.array(schema, ptr, hint, w),
@@ -315,7 +349,7 @@ impl<'d> Types<'d> {
                 w.add(ptr, "`oneOf` is an untagged enum: serde takes the first variant that accepts a value, even when several do");
             }
             for (i, (p, m)) in members.iter().enumerate() {
-                let t = self.ty(m, p, &format!("{name}Variant{}", i + 1), w);
+                let t = self.ty(m, &format!("{ptr}/{p}"), &format!("{name}Variant{}", i + 1), w);
                 let mut v = variant_name(m, &t.expr, i);
                 while !seen.insert(v.clone()) {
                     v.push('_');
@@ -424,10 +458,18 @@ impl<'d> Types<'d> {
                         if ident != f.json {
                             let _ = writeln!(out, "    #[serde(rename = {})]", lit(&f.json));
                         }
+                        // JSON Schema's integers include `8.0`; serde's do not.
+                        let integer = if lenient_integer(&f.ty) { format!(", {INTEGER}") } else { String::new() };
                         if f.optional {
-                            let _ = writeln!(out, "    #[serde(default, skip_serializing_if = \"Option::is_none\")]");
+                            let _ = writeln!(
+                                out,
+                                "    #[serde(default, skip_serializing_if = \"Option::is_none\"{integer})]"
+                            );
                             let _ = writeln!(out, "    pub {ident}: Option<{}>,", f.ty);
                         } else {
+                            if !integer.is_empty() {
+                                let _ = writeln!(out, "    #[serde({INTEGER})]");
+                            }
                             let _ = writeln!(out, "    pub {ident}: {},", f.ty);
                         }
                     }
@@ -463,11 +505,53 @@ impl<'d> Types<'d> {
                     );
                     out.push_str("        }\n    }\n}\n");
                 }
+                Def::Pattern(pattern) => {
+                    let _ = writeln!(out, "#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]");
+                    let _ = writeln!(out, "#[serde(transparent)]");
+                    let _ = writeln!(out, "pub struct {name}(pub String);\n");
+                    let _ = writeln!(out, "impl {name} {{");
+                    let _ = writeln!(out, "    /// The contract's pattern.");
+                    let _ = writeln!(out, "    pub const PATTERN: &str = {};", lit(pattern));
+                    out.push_str("}\n\n");
+                    let _ = writeln!(
+                        out,
+                        "/// Read from a request parameter's text: refused unless it matches [`{name}::PATTERN`]."
+                    );
+                    let _ = writeln!(out, "impl std::str::FromStr for {name} {{");
+                    out.push_str(
+                        "    type Err = String;\n\n    fn from_str(s: &str) -> Result<Self, String> {\n        \
+                         static PATTERN: std::sync::LazyLock<regex::Regex> =\n            \
+                         std::sync::LazyLock::new(|| regex::Regex::new(",
+                    );
+                    let _ = writeln!(out, "{name}::PATTERN).expect(\"the pattern compiles\"));");
+                    out.push_str(
+                        "        if PATTERN.is_match(s) {\n            Ok(Self(s.to_owned()))\n        } else {\n",
+                    );
+                    let _ = writeln!(
+                        out,
+                        "            Err(format!(\"does not match the pattern `{{}}`\", {name}::PATTERN))\n        }}\n    }}\n}}\n"
+                    );
+                    let _ = writeln!(out, "impl std::fmt::Display for {name} {{");
+                    out.push_str("    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {\n        f.write_str(&self.0)\n    }\n}\n\n");
+                    let _ = writeln!(out, "/// A string with the pattern, in the served document.");
+                    let _ = writeln!(out, "impl JsonSchema for {name} {{");
+                    out.push_str("    fn schema_name() -> std::borrow::Cow<'static, str> {\n");
+                    let _ = writeln!(out, "        {}.into()\n    }}\n", lit(name));
+                    out.push_str("    fn inline_schema() -> bool {\n        true\n    }\n\n");
+                    out.push_str("    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {\n");
+                    let _ = writeln!(
+                        out,
+                        "        schemars::json_schema!({{ \"type\": \"string\", \"pattern\": {name}::PATTERN }})\n    }}\n}}"
+                    );
+                }
                 Def::Untagged(variants) => {
                     let _ = writeln!(out, "#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]");
                     let _ = writeln!(out, "#[serde(untagged)]");
                     let _ = writeln!(out, "pub enum {name} {{");
                     for (v, t) in variants {
+                        if lenient_integer(t) {
+                            let _ = writeln!(out, "    #[serde({INTEGER})]");
+                        }
                         let _ = writeln!(out, "    {v}({t}),");
                     }
                     out.push_str("}\n");
@@ -531,6 +615,25 @@ impl<'d> Types<'d> {
                 Value::Object(m)
             }
             _ => Value::Null,
+        }
+    }
+}
+
+/// The serde attribute that reads an integer written `8.0`, a JSON Schema
+/// integer that serde refuses for a Rust integer.
+const INTEGER: &str = "deserialize_with = \"restlight::integer::deserialize\"";
+
+/// Whether `expr` is an integer type, or an `Option`, `Vec` or map of one:
+/// what `restlight::integer::deserialize` reads.
+fn lenient_integer(expr: &str) -> bool {
+    let mut t = expr.trim();
+    loop {
+        let inner = ["Option<", "Vec<", "std::collections::BTreeMap<String, "]
+            .iter()
+            .find_map(|w| t.strip_prefix(w).and_then(|rest| rest.strip_suffix('>')));
+        match inner {
+            Some(inner) => t = inner.trim(),
+            None => return ["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"].contains(&t),
         }
     }
 }
@@ -630,6 +733,14 @@ fn string_type(schema: &Value) -> &'static str {
     }
 }
 
+/// Whether the schema's bounds, or its enum, keep its values within `i64`.
+fn bounded_i64(schema: &Value) -> bool {
+    let within = |key: &str| schema.get(key).is_some_and(|b| b.as_i64().is_some());
+    let enumerated =
+        schema.get("enum").and_then(Value::as_array).is_some_and(|e| e.iter().all(|v| v.is_i64() || v.is_null()));
+    enumerated || (within("minimum") || within("exclusiveMinimum")) && (within("maximum") || within("exclusiveMaximum"))
+}
+
 /// Integer formats: `int32`/`int64` as OpenAPI defines them, the unsigned
 /// ones schemars writes, else `i64`.
 pub fn integer_type(schema: &Value) -> &'static str {
@@ -675,6 +786,42 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn integer_fields_read_a_zero_fraction() {
+        let doc = json!({"components": {"schemas": {
+            "Order": {"type": "object", "required": ["quantity"], "properties": {
+                "quantity": {"type": "integer", "format": "int32"},
+                "petId": {"type": "integer", "format": "int64"},
+                "counts": {"type": "array", "items": {"type": "integer", "format": "uint64"}},
+                "price": {"type": "number"},
+                "size": {"oneOf": [{"type": "integer"}, {"type": "string"}]}
+            }}
+        }}});
+        let mut types = Types::new(&doc);
+        let mut w = Warnings::default();
+        types.define_components(&mut w);
+        let model = types.render();
+        for expected in [
+            "    #[serde(deserialize_with = \"restlight::integer::deserialize\")]\n    pub quantity: i32,",
+            "    #[serde(default, skip_serializing_if = \"Option::is_none\", deserialize_with = \"restlight::integer::deserialize\")]\n    pub counts: Option<Vec<u64>>,",
+            "    #[serde(rename = \"petId\")]\n    #[serde(default, skip_serializing_if = \"Option::is_none\", deserialize_with = \"restlight::integer::deserialize\")]\n    pub pet_id: Option<i64>,",
+            "    #[serde(default, skip_serializing_if = \"Option::is_none\")]\n    pub price: Option<f64>,",
+            "    #[serde(deserialize_with = \"restlight::integer::deserialize\")]\n    Integer(i64),\n    String(String),",
+        ] {
+            assert!(model.contains(expected), "missing\n{expected}\nin\n{model}");
+        }
+        // An unbounded `integer` without `format` is wider than any Rust integer.
+        let sizes = "#/components/schemas/Order/properties/size/oneOf/0";
+        let warned: Vec<String> =
+            w.0.iter().filter(|w| w.message.contains("without `format`")).map(|w| w.to_string()).collect();
+        assert_eq!(
+            warned,
+            [format!("{sizes}: an `integer` without `format` or bounds is read as `i64`: a value beyond its range is refused (400)")]
+        );
+        assert!(lenient_integer("Option<std::collections::BTreeMap<String, Vec<u8>>>"));
+        assert!(!lenient_integer("Vec<String>") && !lenient_integer("Int64"));
+    }
 
     #[test]
     fn component_names_never_shadow_the_preludes() {
