@@ -129,3 +129,5 @@ pub(crate) use effective::effective;
 pub use env::ENV_PREFIX;
 pub use error::ConfigError;
 pub(crate) use sections::FileConfig;
+#[cfg(feature = "otel")]
+pub(crate) use sections::OtelSection;
