@@ -391,3 +391,109 @@ impl opentelemetry_http::HttpClient for HyperClient {
         task.await?
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+    }
+
+    fn file(text: &str) -> tempfile::NamedTempFile {
+        let mut f = tempfile::Builder::new().prefix("restlight-otel-").tempfile().unwrap();
+        f.write_all(text.as_bytes()).unwrap();
+        f
+    }
+
+    #[test]
+    fn the_file_table_is_parsed_into_the_settings() {
+        let f = file(
+            "[server]\ntrace_context = true\n\n[otel]\nendpoint = \"http://collector:4318/v1/traces\"\n\
+             service_name = \"orders\"\nsampler_ratio = 0.25\ntimeout_ms = 2500\n\
+             headers = { authorization = \"Bearer k\", x-tenant = \"t1\" }\n",
+        );
+        let r = Otlp::new().config_file(f.path()).unwrap().resolve(&[]).unwrap();
+        let s = r.settings;
+        assert_eq!(s.endpoint.as_deref(), Some("http://collector:4318/v1/traces"));
+        assert_eq!(s.service_name.as_deref(), Some("orders"));
+        assert_eq!(s.sampler_ratio, Some(0.25));
+        let headers = s.headers.unwrap();
+        assert_eq!(headers.get("authorization").map(String::as_str), Some("Bearer k"));
+        assert_eq!(headers.get("x-tenant").map(String::as_str), Some("t1"));
+        assert_eq!(r.timeout, Duration::from_millis(2500));
+    }
+
+    #[test]
+    fn standard_variables_then_code_then_file_then_restlight_variables() {
+        let f = file("[otel]\nservice_name = \"from-file\"\ntimeout_ms = 3000\n");
+        let code = Otlp::new()
+            .service_name("from-code")
+            .endpoint("http://code:4318/v1/traces")
+            .sampler_ratio(0.5)
+            .timeout(Duration::from_secs(1));
+        let vars = env(&[
+            ("RESTLIGHT_SERVER_OTEL_SAMPLER_RATIO", "0.1"),
+            ("RESTLIGHT_SERVER_OTEL_HEADERS", "x-tenant=t2, x-key = k"),
+            ("OTEL_EXPORTER_OTLP_TIMEOUT", "7000"),
+        ]);
+        // The file's keys win over the code's wherever `config_file` stands.
+        let r = code.config_file(f.path()).unwrap().resolve(&vars).unwrap();
+        assert_eq!(r.settings.service_name.as_deref(), Some("from-file"), "file over code");
+        assert_eq!(r.settings.endpoint.as_deref(), Some("http://code:4318/v1/traces"), "code, nothing over it");
+        assert_eq!(r.settings.sampler_ratio, Some(0.1), "RESTLIGHT_SERVER_OTEL_* over code");
+        assert_eq!(r.timeout, Duration::from_secs(3), "file over code and OTEL_*");
+        let headers = r.settings.headers.unwrap();
+        assert_eq!(headers.get("x-tenant").map(String::as_str), Some("t2"));
+        assert_eq!(headers.get("x-key").map(String::as_str), Some("k"));
+
+        // OTEL_* fill in what nothing else sets; the signal's own first.
+        let r = Otlp::new().resolve(&vars).unwrap();
+        assert_eq!(r.timeout, Duration::from_secs(7));
+        let both = env(&[("OTEL_EXPORTER_OTLP_TIMEOUT", "7000"), ("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "8000")]);
+        assert_eq!(Otlp::new().resolve(&both).unwrap().timeout, Duration::from_secs(8));
+        assert_eq!(Otlp::new().resolve(&[]).unwrap().timeout, EXPORT_TIMEOUT, "the default");
+        assert_eq!(Otlp::new().timeout(Duration::from_millis(1500)).resolve(&both).unwrap().timeout.as_millis(), 1500);
+
+        let r = Otlp::new().sampler_ratio(0.5).ignore_env().resolve(&vars).unwrap();
+        assert_eq!(r.settings.sampler_ratio, Some(0.5), "ignore_env skips RESTLIGHT_SERVER_OTEL_*");
+    }
+
+    #[test]
+    fn bad_settings_are_errors_naming_the_key_or_the_variable() {
+        let err = Otlp::new().sampler_ratio(2.0).resolve(&[]).unwrap_err();
+        assert!(err.to_string().contains("`otel.sampler_ratio`") && err.to_string().contains("`2`"), "{err}");
+        let err = Otlp::new().header("x-key", "a\nb").resolve(&[]).unwrap_err();
+        assert!(err.to_string().contains("`otel.headers`"), "{err}");
+        let err = Otlp::new().resolve(&env(&[("RESTLIGHT_SERVER_OTEL_TIMEOUT_MS", "soon")])).unwrap_err();
+        assert!(err.to_string().contains("RESTLIGHT_SERVER_OTEL_TIMEOUT_MS"), "{err}");
+        let err = Otlp::new().resolve(&env(&[("RESTLIGHT_SERVER_OTEL_ENDPOINT", "collector:4318")])).unwrap_err();
+        assert!(err.to_string().contains("not an http:// URL"), "{err}");
+        // Only the export's variables are read here.
+        assert!(Otlp::new().resolve(&env(&[("RESTLIGHT_SERVER_PORT", "not a port")])).is_ok());
+    }
+
+    /// Whether a span made under `otlp`'s layer gets an OpenTelemetry span.
+    fn records(otlp: &Otlp) -> bool {
+        use opentelemetry::trace::TraceContextExt;
+        use tracing_opentelemetry::OpenTelemetrySpanExt;
+        use tracing_subscriber::layer::SubscriberExt;
+        let (layer, _guard) = otlp.layer().unwrap();
+        tracing::subscriber::with_default(tracing_subscriber::registry().with(layer), || {
+            let span = tracing::info_span!("request");
+            span.context().span().span_context().is_valid()
+        })
+    }
+
+    #[test]
+    fn turned_off_the_layer_records_nothing() {
+        // A closed port: nothing is sent before the guard is dropped.
+        let on = Otlp::new().endpoint("http://127.0.0.1:9/v1/traces").ignore_env();
+        assert!(records(&on));
+        assert!(!records(&on.clone().enabled(false)));
+        let f = file("[otel]\nenabled = false\n");
+        assert!(!records(&on.config_file(f.path()).unwrap()), "turned off by the file");
+    }
+}
