@@ -406,15 +406,17 @@ fn metrics(shared: &OpsShared, headers: &http::HeaderMap) -> Response {
 /// Whether an `Accept` header names `application/openmetrics-text` (with a
 /// weight above zero).
 fn accepts_openmetrics(headers: &http::HeaderMap) -> bool {
-    headers.get_all(http::header::ACCEPT).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(',')).any(|range| {
-        let mut parts = range.split(';').map(str::trim);
-        let media = parts.next().unwrap_or_default();
-        media.eq_ignore_ascii_case("application/openmetrics-text")
-            && parts.all(|p| {
-                let Some((name, value)) = p.split_once('=') else { return true };
-                !name.trim().eq_ignore_ascii_case("q") || value.trim().parse::<f32>().is_ok_and(|q| q > 0.0)
-            })
-    })
+    headers.get_all(http::header::ACCEPT).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(',')).any(
+        |range| {
+            let mut parts = range.split(';').map(str::trim);
+            let media = parts.next().unwrap_or_default();
+            media.eq_ignore_ascii_case("application/openmetrics-text")
+                && parts.all(|p| {
+                    let Some((name, value)) = p.split_once('=') else { return true };
+                    !name.trim().eq_ignore_ascii_case("q") || value.trim().parse::<f32>().is_ok_and(|q| q > 0.0)
+                })
+        },
+    )
 }
 
 fn route_table(shared: &OpsShared) -> Response {

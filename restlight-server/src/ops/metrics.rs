@@ -15,8 +15,8 @@
 //! its previous one, so recording never waits). Requests without a sampled
 //! trace do not touch the exemplars.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -72,13 +72,8 @@ impl Exemplar {
         let at = self.at.duration_since(UNIX_EPOCH).unwrap_or_default();
         #[allow(clippy::cast_precision_loss)]
         let seconds = self.nanos as f64 / 1e9;
-        let _ = write!(
-            out,
-            " # {{trace_id=\"{}\"}} {seconds} {}.{:03}",
-            self.trace_id,
-            at.as_secs(),
-            at.subsec_millis()
-        );
+        let _ =
+            write!(out, " # {{trace_id=\"{}\"}} {seconds} {}.{:03}", self.trace_id, at.as_secs(), at.subsec_millis());
     }
 }
 
@@ -319,9 +314,9 @@ impl Collector for Pass {
         for route in all() {
             // Read before the counts: a request is counted before it
             // leaves its exemplar, so each exemplar shown is counted.
-            let seen: Option<Vec<Option<Exemplar>>> = exemplars.is_some().then(|| {
-                route.exemplars.iter().map(|e| *e.lock().unwrap_or_else(PoisonError::into_inner)).collect()
-            });
+            let seen: Option<Vec<Option<Exemplar>>> = exemplars
+                .is_some()
+                .then(|| route.exemplars.iter().map(|e| *e.lock().unwrap_or_else(PoisonError::into_inner)).collect());
             // The encoder takes per-bucket counts and accumulates them;
             // `f64::MAX` is its `+Inf`.
             let mut count = 0;

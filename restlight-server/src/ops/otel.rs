@@ -7,13 +7,13 @@ use std::fmt;
 use std::time::Duration;
 
 use bytes::Bytes;
+use http::{HeaderMap, HeaderName, HeaderValue};
 use http_body_util::{BodyExt, Full, Limited};
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_otlp::{WithExportConfig, WithHttpConfig};
-use http::{HeaderMap, HeaderName, HeaderValue};
 use opentelemetry_sdk::trace::{Sampler, SdkTracerProvider};
 use opentelemetry_sdk::Resource;
 use tracing::Subscriber;
@@ -227,7 +227,10 @@ impl Otlp {
         }
         settings.check()?;
         let standard = |name: &str| {
-            env.iter().find(|(n, _)| n == name).and_then(|(_, v)| v.trim().parse::<u64>().ok()).map(Duration::from_millis)
+            env.iter()
+                .find(|(n, _)| n == name)
+                .and_then(|(_, v)| v.trim().parse::<u64>().ok())
+                .map(Duration::from_millis)
         };
         let timeout = settings
             .timeout_ms
