@@ -41,7 +41,10 @@ pub enum Endpoint {
     /// `GET {base}/info`: the name and version given to [`Actuator::info`].
     Info,
     /// `GET {base}/metrics`: requests, latencies, bytes, connections and
-    /// executors, in the Prometheus (OpenMetrics) text format.
+    /// executors, in the Prometheus (OpenMetrics) text format. With the
+    /// trace context on, each latency bucket carries the trace ID of the
+    /// latest sampled request it counted as an exemplar, shown to scrapers
+    /// that accept `application/openmetrics-text` (Prometheus does).
     Metrics,
     /// `GET {base}/routes`: the compiled route table.
     Routes,
