@@ -460,6 +460,12 @@ mod tests {
         assert_eq!(Otlp::new().resolve(&[]).unwrap().timeout, EXPORT_TIMEOUT, "the default");
         assert_eq!(Otlp::new().timeout(Duration::from_millis(1500)).resolve(&both).unwrap().timeout.as_millis(), 1500);
 
+        // Whole numbers are ratios too, in the file and in a variable.
+        let f = file("[otel]\nsampler_ratio = 1\n");
+        assert_eq!(Otlp::new().config_file(f.path()).unwrap().resolve(&[]).unwrap().settings.sampler_ratio, Some(1.0));
+        let zero = env(&[("RESTLIGHT_SERVER_OTEL_SAMPLER_RATIO", "0")]);
+        assert_eq!(Otlp::new().resolve(&zero).unwrap().settings.sampler_ratio, Some(0.0));
+
         let r = Otlp::new().sampler_ratio(0.5).ignore_env().resolve(&vars).unwrap();
         assert_eq!(r.settings.sampler_ratio, Some(0.5), "ignore_env skips RESTLIGHT_SERVER_OTEL_*");
     }
