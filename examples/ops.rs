@@ -9,6 +9,8 @@
 //! OPS=ids     ...   # request IDs (x-request-id kept or made, sent back)
 //! OPS=trace   ...   # request IDs and trace context; no subscriber wants the span
 //! OPS=spans   ...   # the same with a subscriber that records every span
+//! OPS=exemplars ... # metrics, request IDs and trace context: every request
+//!                     # (a new, sampled trace) leaves its latency bucket's exemplar
 //! OPS=otel cargo run --release --features access-log-file,otel --example ops
 //!                     # the same with OpenTelemetry export: every span sampled
 //!                     # and batch-exported over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT
@@ -26,16 +28,16 @@ fn main() -> restlight::Result<()> {
         .route(get("/hello").handle(|_ctx| async { "Hello Restlight!" }))
         .bind([127, 0, 0, 1])
         .port(18089);
-    if ops == "metrics" || ops == "both" {
+    if ops == "metrics" || ops == "both" || ops == "exemplars" {
         server = server.actuator(Actuator::new().expose(&[Endpoint::Health, Endpoint::Metrics]));
     }
     if ops == "log" || ops == "both" {
         server = server.access_log(AccessLog::new().daily_file("/tmp/restlight-access", "access"));
     }
-    if ops == "ids" || ops == "trace" || ops == "spans" || ops == "otel" {
+    if ops == "ids" || ops == "trace" || ops == "spans" || ops == "otel" || ops == "exemplars" {
         server = server.request_ids(true);
     }
-    if ops == "trace" || ops == "spans" || ops == "otel" {
+    if ops == "trace" || ops == "spans" || ops == "otel" || ops == "exemplars" {
         server = server.trace_context(true);
     }
     if ops == "spans" {

@@ -424,15 +424,19 @@ impl Restlight {
     /// An `[actuator]`, `[access_log]`, `[tls]` or `[openapi]` table turns its feature
     /// on, keeping the code's settings for the keys it does not set;
     /// `enabled = false` turns it off even when the code turned it on.
-    /// A table that is absent leaves the code's choice alone.
+    /// A table that is absent leaves the code's choice alone. The `[otel]`
+    /// table is checked here and read by `Otlp::config_file` (feature
+    /// `otel`; without it, any `[otel]` key is an error naming the key and
+    /// the feature).
     ///
     /// # Errors
     /// [`ConfigError::Read`] when the file cannot be read,
     /// [`ConfigError::Parse`] on a syntax error, a wrong type or an unknown
     /// key (named in full: `actuator.bse_path`), [`ConfigError::Invalid`]
     /// for a malformed IP range, an unknown actuator endpoint, a PEM file
-    /// that cannot be read or parsed (naming the key and the path), or a
-    /// key whose cargo feature (`tls`, `access-log-file`) is off.
+    /// that cannot be read or parsed (naming the key and the path), an
+    /// unacceptable `[otel]` value, or a key whose cargo feature (`tls`,
+    /// `access-log-file`, `openapi`, `otel`) is off.
     pub fn config_file(mut self, path: impl AsRef<std::path::Path>) -> std::result::Result<Self, ConfigError> {
         let file = crate::config::FileConfig::read(path.as_ref())?;
         file.check()?;
@@ -454,7 +458,9 @@ impl Restlight {
     /// `RESTLIGHT_SERVER_ACTUATOR_EXPOSE` (comma-separated),
     /// `RESTLIGHT_SERVER_ACCESS_LOG_DIRECTORY`,
     /// `RESTLIGHT_SERVER_TLS_CERT_FILE`, ...; an unknown one, or one with
-    /// a value of the wrong type, is an error naming it.
+    /// a value of the wrong type, is an error naming it. The
+    /// `RESTLIGHT_SERVER_OTEL_*` variables are checked here and read by
+    /// `Otlp` (feature `otel`), which has an `ignore_env` of its own.
     pub fn ignore_env(mut self) -> Self {
         self.ignore_env = true;
         self

@@ -166,3 +166,120 @@ fn mock_client_serves_the_actuator_routes() {
     assert_eq!(res.status(), 200);
     assert!(res.text().contains(r#""name":"a""#), "{}", res.text());
 }
+
+/// The `Accept` header Prometheus sends when it scrapes.
+const PROMETHEUS_ACCEPT: &str = "application/openmetrics-text;version=1.0.0;q=0.5,\
+    application/openmetrics-text;version=0.0.1;q=0.4,text/plain;version=0.0.4;q=0.3,*/*;q=0.2";
+
+fn get_with(path: &str, header: &str, value: &str) -> String {
+    format!("GET {path} HTTP/1.1\r\nHost: localhost\r\n{header}: {value}\r\n\r\n")
+}
+
+/// The exposition, once it counts `want` (recording ends with the body).
+fn scrape_when(addr: std::net::SocketAddr, accept: Option<&str>, want: &[&str]) -> String {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let mut raw = Raw::connect(addr);
+        raw.send(match accept {
+            Some(accept) => get_with("/actuator/metrics", "accept", accept),
+            None => get_request("/actuator/metrics"),
+        });
+        let res = raw.response();
+        assert_eq!(res.status, 200);
+        let text = res.text();
+        if want.iter().all(|w| text.lines().any(|l| l == *w)) {
+            return text;
+        }
+        assert!(Instant::now() < deadline, "never counted {want:?}:\n{text}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn bucket_lines<'a>(text: &'a str, route: &str) -> Vec<&'a str> {
+    let label = format!("route=\"{route}\"");
+    text.lines()
+        .filter(|l| l.starts_with("restlight_http_request_duration_seconds_bucket{") && l.contains(&label))
+        .collect()
+}
+
+/// The `le` bound of a bucket line, `+Inf` as infinity.
+fn le(line: &str) -> f64 {
+    let start = line.find("le=\"").unwrap() + 4;
+    let bound = &line[start..start + line[start..].find('"').unwrap()];
+    if bound == "+Inf" {
+        f64::INFINITY
+    } else {
+        bound.parse().unwrap()
+    }
+}
+
+#[test]
+fn a_sampled_request_leaves_its_trace_id_as_its_buckets_exemplar() {
+    const SAMPLED: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const UNSAMPLED: &str = "0af7651916cd43dd8448eb211c80319c";
+    let server = with_ping()
+        .route(get("/quiet").handle(|_ctx| async { "shh" }))
+        .trace_context(true)
+        .actuator(Actuator::new().expose(&[Endpoint::Metrics]))
+        .start()
+        .unwrap();
+    let addr = server.local_addr();
+    let mut raw = Raw::connect(addr);
+    raw.send(get_with("/ping", "traceparent", &format!("00-{SAMPLED}-00f067aa0ba902b7-01")));
+    assert_eq!(raw.response().text(), "pong");
+    raw.send(get_with("/quiet", "traceparent", &format!("00-{UNSAMPLED}-00f067aa0ba902b7-00")));
+    assert_eq!(raw.response().text(), "shh");
+    let counted = [
+        r#"restlight_http_request_duration_seconds_count{method="GET",route="/ping"} 1"#,
+        r#"restlight_http_request_duration_seconds_count{method="GET",route="/quiet"} 1"#,
+    ];
+    let text = scrape_when(addr, Some(PROMETHEUS_ACCEPT), &counted);
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs_f64();
+
+    // The sampled request's bucket, and only it, carries its trace ID.
+    let ping = bucket_lines(&text, "/ping");
+    assert_eq!(ping.len(), 12, "{text}");
+    let marked: Vec<usize> = (0..ping.len()).filter(|&i| ping[i].contains(" # {")).collect();
+    assert_eq!(marked.len(), 1, "one exemplar on /ping:\n{text}");
+    let line = ping[marked[0]];
+    let (_, exemplar) = line.split_once(" # ").unwrap();
+    let rest = exemplar.strip_prefix(&format!("{{trace_id=\"{SAMPLED}\"}} ")).unwrap_or_else(|| panic!("{line}"));
+    let (value, at) = rest.split_once(' ').unwrap_or_else(|| panic!("value and timestamp in {line}"));
+    let (value, at): (f64, f64) = (value.parse().unwrap(), at.parse().unwrap());
+    assert!(value > 0.0 && value <= le(line), "{value} within its bucket: {line}");
+    if marked[0] > 0 {
+        assert!(value > le(ping[marked[0] - 1]), "{value} not in an earlier bucket: {line}");
+    }
+    assert!((now - at).abs() < 600.0, "the exemplar's time {at} is now ({now})");
+
+    // The unsampled request counts but leaves no exemplar.
+    let quiet = bucket_lines(&text, "/quiet");
+    assert_eq!(quiet.len(), 12, "{text}");
+    assert!(quiet.iter().all(|l| !l.contains('#')), "no exemplar for flags 00:\n{text}");
+    assert!(!text.contains(UNSAMPLED), "{text}");
+
+    // A scraper that does not ask for OpenMetrics gets the same counts
+    // without exemplars (the Prometheus text format has no place for them).
+    let plain = scrape_when(addr, None, &counted);
+    assert!(!plain.contains(" # {"), "{plain}");
+    assert_eq!(bucket_lines(&plain, "/ping").len(), 12);
+    let refused = scrape_when(addr, Some("application/openmetrics-text;q=0, text/plain"), &counted);
+    assert!(!refused.contains(" # {"), "{refused}");
+    server.shutdown();
+}
+
+#[test]
+fn without_the_trace_context_there_are_no_exemplars() {
+    let server = with_ping().actuator(Actuator::new().expose(&[Endpoint::Metrics])).start().unwrap();
+    let addr = server.local_addr();
+    let mut raw = Raw::connect(addr);
+    raw.send(get_with("/ping", "traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"));
+    assert_eq!(raw.response().text(), "pong");
+    let text = scrape_when(
+        addr,
+        Some(PROMETHEUS_ACCEPT),
+        &[r#"restlight_http_request_duration_seconds_count{method="GET",route="/ping"} 1"#],
+    );
+    assert!(!text.contains(" # {"), "{text}");
+    server.shutdown();
+}

@@ -4,6 +4,9 @@
 //! the route template, with the caller's trace and span as its parent, the
 //! HTTP semantic-convention attributes, and the handler's own span as its
 //! child; the handler's `TraceContext` carries the exported span's ID.
+//! The export and the server are configured by one file: its `[otel]` table
+//! (endpoint, service name over the code's, sampler, a header the collector
+//! must receive) and its `[server]` switches.
 
 mod support;
 
@@ -17,7 +20,7 @@ use opentelemetry_proto::tonic::trace::v1::Span;
 use prost::Message;
 use restlight_core::{get, post, TraceContext};
 use restlight_server::Otlp;
-use support::restlight;
+use support::{restlight, TempFile};
 use tracing_subscriber::layer::SubscriberExt;
 
 const TRACE: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -42,11 +45,13 @@ fn request_spans_reach_the_collector_with_the_callers_trace() {
     // The collector: OTLP/HTTP is a protobuf `ExportTraceServiceRequest`
     // posted to /v1/traces.
     let received: Arc<Mutex<Vec<(String, Span)>>> = Arc::default();
-    let sink = Arc::clone(&received);
+    let tenants: Arc<Mutex<Vec<String>>> = Arc::default();
+    let (sink, tenant_sink) = (Arc::clone(&received), Arc::clone(&tenants));
     let collector = restlight()
         .route(post("/v1/traces").handle(move |ctx| {
-            let sink = Arc::clone(&sink);
+            let (sink, tenant_sink) = (Arc::clone(&sink), Arc::clone(&tenant_sink));
             async move {
+                tenant_sink.lock().unwrap().push(ctx.header("x-tenant").unwrap_or("none").to_owned());
                 let export = ExportTraceServiceRequest::decode(ctx.body().clone()).expect("an OTLP export request");
                 for resource in export.resource_spans {
                     let service = resource
@@ -74,11 +79,18 @@ fn request_spans_reach_the_collector_with_the_callers_trace() {
         .start()
         .unwrap();
 
-    let (layer, guard) = Otlp::new()
-        .endpoint(&format!("http://{}/v1/traces", collector.local_addr()))
-        .service_name("orders")
-        .layer()
-        .unwrap();
+    let config = TempFile::new(
+        ".toml",
+        &format!(
+            "[server]\nrequest_ids = true\ntrace_context = true\n\n[actuator]\nexpose = [\"metrics\"]\n\n\
+             [otel]\nendpoint = \"http://{}/v1/traces\"\nservice_name = \"orders\"\nsampler_ratio = 1.0\n\
+             headers = {{ x-tenant = \"shop-1\" }}\n",
+            collector.local_addr()
+        ),
+    );
+    // The file's service name wins over the code's.
+    let (layer, guard) =
+        Otlp::new().service_name("from-code").config_file(config.path()).unwrap().ignore_env().layer().unwrap();
     tracing::subscriber::set_global_default(tracing_subscriber::registry().with(layer)).unwrap();
 
     let app = restlight()
@@ -88,8 +100,9 @@ fn request_spans_reach_the_collector_with_the_callers_trace() {
             ctx.attribute::<TraceContext>().expect("trace context on").inject(&mut out);
             out.headers()["traceparent"].to_str().unwrap().to_owned()
         }))
-        .request_ids(true)
-        .trace_context(true)
+        .config_file(config.path())
+        .unwrap()
+        .ignore_env()
         .start()
         .unwrap();
 
@@ -108,6 +121,31 @@ fn request_spans_reach_the_collector_with_the_callers_trace() {
     assert_eq!(status, 200);
     guard.flush().unwrap();
 
+    // The exported (sampled) request is its latency bucket's exemplar.
+    let exemplar = format!(" # {{trace_id=\"{TRACE}\"}} ");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let scrape = loop {
+        let scrape = rt.block_on(async {
+            reqwest::Client::new()
+                .get(format!("http://{}/actuator/metrics", app.local_addr()))
+                .header("accept", "application/openmetrics-text; version=1.0.0")
+                .send()
+                .await
+                .unwrap()
+                .text()
+                .await
+                .unwrap()
+        });
+        if scrape.contains(&exemplar) || Instant::now() > deadline {
+            break scrape;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(
+        scrape.lines().any(|l| l.contains("route=\"/orders/{id}\"") && l.contains(&exemplar)),
+        "no exemplar for {TRACE} in\n{scrape}"
+    );
+
     let deadline = Instant::now() + Duration::from_secs(10);
     let spans = loop {
         let spans = received.lock().unwrap().clone();
@@ -120,7 +158,8 @@ fn request_spans_reach_the_collector_with_the_callers_trace() {
         spans.iter().map(|(_, s)| s).find(|s| s.name == "GET /orders/{id}").unwrap_or_else(|| {
             panic!("no server span in {:?}", spans.iter().map(|(_, s)| &s.name).collect::<Vec<_>>())
         });
-    assert!(spans.iter().all(|(service, _)| service == "orders"));
+    assert!(spans.iter().all(|(service, _)| service == "orders"), "the file's service name");
+    assert!(tenants.lock().unwrap().iter().all(|t| t == "shop-1"), "the file's header: {tenants:?}");
     assert_eq!(server.kind, SpanKind::Server as i32);
     assert_eq!(hex(&server.trace_id), TRACE, "the caller's trace");
     assert_eq!(hex(&server.parent_span_id), CALLER, "the caller's span is the parent");

@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::error::invalid;
 #[cfg(feature = "tls")]
 use super::sections::ClientAuthSetting;
-use super::sections::{AccessLogSection, ActuatorSection, OpenApiSection, ServerSection, TlsSection};
+use super::sections::{AccessLogSection, ActuatorSection, OpenApiSection, OtelSection, ServerSection, TlsSection};
 use super::{ConfigError, FileConfig};
 use crate::builder::Restlight;
 use crate::ops::Endpoint;
@@ -29,6 +29,9 @@ impl FileConfig {
         if let Some(openapi) = &self.openapi {
             openapi.check()?;
         }
+        if let Some(otel) = &self.otel {
+            otel.check()?;
+        }
         Ok(())
     }
     /// Applies the values present over the builder's.
@@ -45,6 +48,10 @@ impl FileConfig {
         }
         if let Some(openapi) = self.openapi {
             openapi.apply(&mut r)?;
+        }
+        // `Otlp` reads `[otel]`: the server only checks it.
+        if let Some(otel) = &self.otel {
+            otel.check()?;
         }
         Ok(r)
     }
@@ -277,6 +284,72 @@ impl OpenApiSection {
         }
         #[cfg(not(feature = "openapi"))]
         let _ = r;
+        Ok(())
+    }
+}
+
+impl OtelSection {
+    /// The first key set, for the error without the `otel` feature; `None`
+    /// when the table only turns the export off.
+    fn wants_otel(&self) -> Option<&'static str> {
+        if self.enabled == Some(false) {
+            return None;
+        }
+        let keys = [
+            ("otel.endpoint", self.endpoint.is_some()),
+            ("otel.service_name", self.service_name.is_some()),
+            ("otel.sampler_ratio", self.sampler_ratio.is_some()),
+            ("otel.headers", self.headers.is_some()),
+            ("otel.timeout_ms", self.timeout_ms.is_some()),
+            ("otel.enabled", self.enabled.is_some()),
+        ];
+        Some(keys.iter().find(|(_, set)| *set).map_or("otel", |(key, _)| key))
+    }
+
+    /// The export needs the `otel` feature; the values must make a working
+    /// exporter: an `http://` URL, a ratio from 0 to 1, header names and
+    /// non-empty values, a timeout above zero.
+    pub(crate) fn check(&self) -> Result<(), ConfigError> {
+        if !cfg!(feature = "otel") {
+            return match self.wants_otel() {
+                None => Ok(()),
+                Some(key) => Err(invalid(
+                    key,
+                    "OpenTelemetry export needs the cargo feature `otel` (of restlight or restlight-server)",
+                )),
+            };
+        }
+        if let Some(url) = &self.endpoint {
+            let uri = url.parse::<http::Uri>().map_err(|e| invalid("otel.endpoint", format_args!("`{url}`: {e}")))?;
+            if uri.scheme() != Some(&http::uri::Scheme::HTTP) || uri.host().is_none() {
+                return Err(invalid(
+                    "otel.endpoint",
+                    format_args!("`{url}` is not an http:// URL (such as \"http://collector:4318/v1/traces\")"),
+                ));
+            }
+        }
+        if let Some(ratio) = self.sampler_ratio {
+            if !(0.0..=1.0).contains(&ratio) {
+                return Err(invalid(
+                    "otel.sampler_ratio",
+                    format_args!("`{ratio}` is not a ratio: write a number from 0.0 (no trace) to 1.0 (every trace)"),
+                ));
+            }
+        }
+        for (name, value) in self.headers.iter().flatten() {
+            if http::HeaderName::from_bytes(name.as_bytes()).is_err() {
+                return Err(invalid("otel.headers", format_args!("`{name}` is not a header name")));
+            }
+            if value.is_empty() || http::HeaderValue::from_str(value).is_err() {
+                return Err(invalid(
+                    "otel.headers",
+                    format_args!("the value of `{name}` is not a header value (empty, or with control characters)"),
+                ));
+            }
+        }
+        if self.timeout_ms == Some(0) {
+            return Err(invalid("otel.timeout_ms", "`0` is no time: write the milliseconds an export may take"));
+        }
         Ok(())
     }
 }

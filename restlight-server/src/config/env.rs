@@ -12,14 +12,29 @@ pub const ENV_PREFIX: &str = "RESTLIGHT_SERVER_";
 
 /// The tables besides `[server]`, whose variables are
 /// `RESTLIGHT_SERVER_<TABLE>_<KEY>`.
-const TABLES: [&str; 4] = ["actuator", "access_log", "tls", "openapi"];
+const TABLES: [&str; 5] = ["actuator", "access_log", "tls", "openapi", "otel"];
 
 /// The keys whose environment variable is a comma-separated list.
 const LIST_KEYS: [&str; 2] = ["server.allow_ips", "actuator.expose"];
 
+/// The keys whose environment variable is a comma-separated list of
+/// `name=value` pairs (as `OTEL_EXPORTER_OTLP_HEADERS` is written).
+const MAP_KEYS: [&str; 1] = ["otel.headers"];
+
 /// The value of one variable: a TOML value when it parses as one, else the
-/// raw text; a list split on commas for the list keys.
+/// raw text; a list split on commas for the list keys, a table of
+/// `name=value` pairs for the map keys.
 fn env_value(key: &str, raw: &str) -> toml::Value {
+    if MAP_KEYS.contains(&key) {
+        let mut table = toml::Table::new();
+        for pair in raw.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            // A pair without `=` is kept whole as a name with no value,
+            // which the check refuses, naming it.
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            table.insert(name.trim().to_owned(), value.trim().to_owned().into());
+        }
+        return table.into();
+    }
     if LIST_KEYS.contains(&key) {
         return toml::Value::Array(
             raw.split(',').map(str::trim).filter(|s| !s.is_empty()).map(|s| s.to_owned().into()).collect(),

@@ -91,6 +91,12 @@
 //! | `tls.client_ca_file` | `RESTLIGHT_SERVER_TLS_CLIENT_CA_FILE` | none | PEM CAs that client certificates are verified against; feature `tls` |
 //! | `tls.client_auth` | `RESTLIGHT_SERVER_TLS_CLIENT_AUTH` | `"required"` with a client CA | `"required"`, `"optional"` or `"none"`; feature `tls` |
 //! | `tls.handshake_timeout_ms` | `RESTLIGHT_SERVER_TLS_HANDSHAKE_TIMEOUT_MS` | `10000` | TLS handshake deadline; feature `tls` |
+//! | `otel.enabled` | `RESTLIGHT_SERVER_OTEL_ENABLED` | `true` | export spans at all (`false`: the layer records nothing); feature `otel` |
+//! | `otel.endpoint` | `RESTLIGHT_SERVER_OTEL_ENDPOINT` | `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`, else `"http://localhost:4318/v1/traces"` | OTLP/HTTP URL spans are posted to (`http://` only); feature `otel` |
+//! | `otel.service_name` | `RESTLIGHT_SERVER_OTEL_SERVICE_NAME` | `OTEL_SERVICE_NAME`, else `"unknown_service"` | the `service.name` resource attribute; feature `otel` |
+//! | `otel.sampler_ratio` | `RESTLIGHT_SERVER_OTEL_SAMPLER_RATIO` | `OTEL_TRACES_SAMPLER`/`_ARG`, else every trace | share of new traces sampled, `0.0` to `1.0`, parent-based; feature `otel` |
+//! | `otel.headers` | `RESTLIGHT_SERVER_OTEL_HEADERS` (`name=value,...`) | `OTEL_EXPORTER_OTLP_HEADERS`, else none | headers of every export request (a table: `{ authorization = "..." }`); feature `otel` |
+//! | `otel.timeout_ms` | `RESTLIGHT_SERVER_OTEL_TIMEOUT_MS` | `OTEL_EXPORTER_OTLP_TRACES_TIMEOUT`, `OTEL_EXPORTER_OTLP_TIMEOUT`, else `10000` | one export request's deadline; feature `otel` |
 //!
 //! Set in code only: what is code rather than a value (routes, resources,
 //! beans, filters, interceptors, exception mappers, layers, codecs, health
@@ -115,6 +121,18 @@
 //!   is an error; `"none"` drops the client CA.
 //! - The `config` actuator endpoint shows the effective values, with the
 //!   PEM files' paths (`null` for PEM given in memory), never their content.
+//! - The `[otel]` table is read by [`Otlp::config_file`](crate::Otlp) (and
+//!   its `RESTLIGHT_SERVER_OTEL_*` variables by `Otlp::layer`), which
+//!   builds the `tracing` layer the application installs before the server
+//!   starts; the server only checks it (an unknown key, a ratio outside
+//!   `0.0..=1.0`, an endpoint that is not an `http://` URL, a header that
+//!   cannot be one, a zero timeout are errors naming the key). Without the
+//!   `otel` feature, any `[otel]` key (but `enabled = false`) is an error
+//!   naming the key and the feature. The precedence is the same, key by key
+//!   (code < file < `RESTLIGHT_SERVER_OTEL_*`), and the standard `OTEL_*`
+//!   variables fill what none of these sets. `otel.headers` replaces the
+//!   headers set in code as a whole; `RESTLIGHT_SERVER_OTEL_HEADERS`
+//!   replaces the file's.
 
 mod apply;
 mod effective;
@@ -129,3 +147,5 @@ pub(crate) use effective::effective;
 pub use env::ENV_PREFIX;
 pub use error::ConfigError;
 pub(crate) use sections::FileConfig;
+#[cfg(feature = "otel")]
+pub(crate) use sections::OtelSection;

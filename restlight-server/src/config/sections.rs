@@ -2,6 +2,7 @@
 //! per table, each key optional, and how a later source overrides an
 //! earlier one key by key.
 
+use std::collections::BTreeMap;
 use std::net::IpAddr;
 use std::path::PathBuf;
 
@@ -16,12 +17,12 @@ macro_rules! section {
         #[derive(Debug, Clone, Default, Deserialize)]
         #[serde(deny_unknown_fields)]
         pub(crate) struct $name {
-            $(pub(super) $field: Option<$ty>,)*
+            $(pub(crate) $field: Option<$ty>,)*
         }
 
         impl $name {
             /// The keys set in `over` replace these.
-            pub(super) fn overlay(self, over: Self) -> Self {
+            pub(crate) fn overlay(self, over: Self) -> Self {
                 Self { $($field: over.$field.or(self.$field)),* }
             }
         }
@@ -29,8 +30,9 @@ macro_rules! section {
 }
 
 /// A configuration file: a `[server]` table and the optional `[actuator]`,
-/// `[access_log]` and `[tls]` tables (a present table turns its feature on
-/// unless it says `enabled = false`).
+/// `[access_log]`, `[tls]` and `[openapi]` tables (a present table turns
+/// its feature on unless it says `enabled = false`), and the `[otel]` table
+/// that [`Otlp`](crate::Otlp) reads (feature `otel`).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FileConfig {
@@ -40,6 +42,7 @@ pub(crate) struct FileConfig {
     pub(crate) access_log: Option<AccessLogSection>,
     pub(crate) tls: Option<TlsSection>,
     pub(crate) openapi: Option<OpenApiSection>,
+    pub(crate) otel: Option<OtelSection>,
 }
 
 impl FileConfig {
@@ -51,6 +54,7 @@ impl FileConfig {
             access_log: overlay_table(self.access_log, over.access_log, AccessLogSection::overlay),
             tls: overlay_table(self.tls, over.tls, TlsSection::overlay),
             openapi: overlay_table(self.openapi, over.openapi, OpenApiSection::overlay),
+            otel: overlay_table(self.otel, over.otel, OtelSection::overlay),
         }
     }
 }
@@ -151,6 +155,20 @@ section! {
         client_ca_file: PathBuf,
         client_auth: ClientAuthSetting,
         handshake_timeout_ms: u64,
+    }
+}
+
+section! {
+    /// The `[otel]` table (feature `otel`): the [`Otlp`](crate::Otlp)
+    /// export settings, read by `Otlp::config_file` and from the
+    /// `RESTLIGHT_SERVER_OTEL_*` variables; the server only checks it.
+    OtelSection {
+        enabled: bool,
+        endpoint: String,
+        service_name: String,
+        sampler_ratio: f64,
+        headers: BTreeMap<String, String>,
+        timeout_ms: u64,
     }
 }
 

@@ -567,3 +567,47 @@ fn request_ids_and_trace_context_come_from_the_file_or_the_env() {
     let err = resolve(Restlight::new(), &[("RESTLIGHT_SERVER_REQUEST_ID_HEADER", "not a header")]).unwrap_err();
     assert!(err.to_string().contains("request_id_header"), "{err}");
 }
+
+#[cfg(not(feature = "otel"))]
+#[test]
+fn otel_keys_need_the_feature() {
+    for (text, key) in [
+        ("[otel]\nendpoint = \"http://collector:4318/v1/traces\"\n", "otel.endpoint"),
+        ("[otel]\nsampler_ratio = 0.5\n", "otel.sampler_ratio"),
+        ("[otel]\nheaders = { x-tenant = \"a\" }\n", "otel.headers"),
+        ("[otel]\nenabled = true\n", "otel.enabled"),
+        ("[otel]\n", "otel"),
+    ] {
+        let err = with_file(Restlight::new(), text).unwrap_err();
+        assert!(matches!(&err, ConfigError::Invalid { key: k, .. } if k == key), "{text}: {err:?}");
+        assert!(err.to_string().contains("feature `otel`"), "{err}");
+    }
+    let err = resolve(Restlight::new(), &[("RESTLIGHT_SERVER_OTEL_SERVICE_NAME", "orders")]).unwrap_err();
+    assert!(matches!(&err, ConfigError::Env { key, .. } if key == "RESTLIGHT_SERVER_OTEL_SERVICE_NAME"), "{err:?}");
+    assert!(err.to_string().contains("`otel.service_name`") && err.to_string().contains("feature `otel`"), "{err}");
+    assert!(with_file(Restlight::new(), "[otel]\nenabled = false\n").is_ok(), "turning it off needs nothing");
+}
+
+#[cfg(feature = "otel")]
+#[test]
+fn the_server_checks_the_otel_table() {
+    let text = "[otel]\nendpoint = \"http://collector:4318/v1/traces\"\nservice_name = \"orders\"\n\
+                sampler_ratio = 0.25\ntimeout_ms = 2000\nheaders = { x-tenant = \"a\" }\n";
+    assert!(with_file(Restlight::new(), text).is_ok());
+    for (text, key, says) in [
+        ("[otel]\nsampler_ratio = 1.5\n", "otel.sampler_ratio", "`1.5` is not a ratio"),
+        ("[otel]\nendpoint = \"https://collector/v1/traces\"\n", "otel.endpoint", "not an http:// URL"),
+        ("[otel]\nheaders = { \"bad name\" = \"a\" }\n", "otel.headers", "`bad name` is not a header name"),
+        ("[otel]\ntimeout_ms = 0\n", "otel.timeout_ms", "no time"),
+    ] {
+        let err = with_file(Restlight::new(), text).unwrap_err();
+        assert!(matches!(&err, ConfigError::Invalid { key: k, .. } if k == key), "{text}: {err:?}");
+        assert!(err.to_string().contains(says), "{err}");
+    }
+    let err = with_file(Restlight::new(), "[otel]\nsampler = 0.5\n").unwrap_err();
+    assert!(err.to_string().contains("`otel.sampler`"), "an unknown key is named in full: {err}");
+    let err = resolve(Restlight::new(), &[("RESTLIGHT_SERVER_OTEL_HEADERS", "x-tenant=a,authorization")]).unwrap_err();
+    assert!(matches!(&err, ConfigError::Env { key, .. } if key == "RESTLIGHT_SERVER_OTEL_HEADERS"), "{err:?}");
+    assert!(err.to_string().contains("the value of `authorization`"), "{err}");
+    assert!(resolve(Restlight::new(), &[("RESTLIGHT_SERVER_OTEL_SAMPLER_RATIO", "0.1")]).is_ok());
+}

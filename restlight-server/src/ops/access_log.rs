@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use http::{Method, Uri, Version};
-use restlight_core::MatchedRoute;
+use restlight_core::{MatchedRoute, TraceContext};
 
 use super::metrics::RequestMetrics;
 use restlight_core::trace::RequestTags;
@@ -220,7 +220,8 @@ impl Drop for Finish {
         let elapsed = started.elapsed();
         let observe = &self.pending.observe;
         if let Some(metrics) = &observe.metrics {
-            metrics.record(self.route.as_ref(), self.status, elapsed, self.bytes);
+            let sampled = self.pending.tags.as_ref().and_then(|t| t.trace.as_ref()).filter(|t| t.is_sampled());
+            metrics.record(self.route.as_ref(), self.status, elapsed, self.bytes, sampled.map(TraceContext::trace_id));
         }
         let tags = self.pending.tags.as_deref();
         let Some(line) = &self.pending.line else { return };

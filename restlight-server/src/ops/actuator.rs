@@ -41,7 +41,10 @@ pub enum Endpoint {
     /// `GET {base}/info`: the name and version given to [`Actuator::info`].
     Info,
     /// `GET {base}/metrics`: requests, latencies, bytes, connections and
-    /// executors, in the Prometheus (OpenMetrics) text format.
+    /// executors, in the Prometheus (OpenMetrics) text format. With the
+    /// trace context on, each latency bucket carries the trace ID of the
+    /// latest sampled request it counted as an exemplar, shown to scrapers
+    /// that accept `application/openmetrics-text` (Prometheus does).
     Metrics,
     /// `GET {base}/routes`: the compiled route table.
     Routes,
@@ -305,7 +308,13 @@ impl OpsShared {
                     add(&mut routes, at("health/readiness"), readiness);
                 }
                 Endpoint::Info => add(&mut routes, at("info"), info),
-                Endpoint::Metrics => add(&mut routes, at("metrics"), metrics),
+                Endpoint::Metrics => {
+                    let shared = Arc::clone(self);
+                    routes.push(get(at("metrics")).scheduled("io").handle(move |ctx| {
+                        let shared = Arc::clone(&shared);
+                        async move { metrics(&shared, ctx.headers()) }
+                    }));
+                }
                 Endpoint::Routes => add(&mut routes, at("routes"), route_table),
                 Endpoint::Config => add(&mut routes, at("config"), |s| {
                     json_response(StatusCode::OK, s.config.get().unwrap_or(&Value::Null))
@@ -384,13 +393,33 @@ fn info(shared: &OpsShared) -> Response {
     json_response(StatusCode::OK, &body)
 }
 
-fn metrics(shared: &OpsShared) -> Response {
+/// The exposition; with the latency buckets' exemplars when the scraper
+/// accepts OpenMetrics (`Accept: application/openmetrics-text`, as
+/// Prometheus sends), since the Prometheus text format has no place for
+/// them.
+fn metrics(shared: &OpsShared, headers: &http::HeaderMap) -> Response {
     let Some(scrape) = shared.scrape.get() else {
         return StatusCode::SERVICE_UNAVAILABLE.into_response();
     };
-    let mut res = Response::new(Body::from(scrape.encode()));
+    let mut res = Response::new(Body::from(scrape.encode(accepts_openmetrics(headers))));
     res.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static(OPENMETRICS));
     res
+}
+
+/// Whether an `Accept` header names `application/openmetrics-text` (with a
+/// weight above zero).
+fn accepts_openmetrics(headers: &http::HeaderMap) -> bool {
+    headers.get_all(http::header::ACCEPT).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(',')).any(
+        |range| {
+            let mut parts = range.split(';').map(str::trim);
+            let media = parts.next().unwrap_or_default();
+            media.eq_ignore_ascii_case("application/openmetrics-text")
+                && parts.all(|p| {
+                    let Some((name, value)) = p.split_once('=') else { return true };
+                    !name.trim().eq_ignore_ascii_case("q") || value.trim().parse::<f32>().is_ok_and(|q| q > 0.0)
+                })
+        },
+    )
 }
 
 fn route_table(shared: &OpsShared) -> Response {

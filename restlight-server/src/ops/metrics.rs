@@ -8,10 +8,17 @@
 //! request takes a lock here); one removed and added again with the same
 //! method and template counts on in its series. A scrape reads the atomics
 //! and encodes them with `prometheus-client`.
+//!
+//! With the trace context on, a sampled request also leaves its trace ID in
+//! its latency bucket, as an OpenMetrics exemplar (the latest one per
+//! bucket wins; a bucket another request is writing at that moment keeps
+//! its previous one, so recording never waits). Requests without a sampled
+//! trace do not touch the exemplars.
 
+use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use arc_swap::ArcSwap;
 
@@ -21,6 +28,7 @@ use prometheus_client::metrics::counter::ConstCounter;
 use prometheus_client::metrics::gauge::ConstGauge;
 use prometheus_client::metrics::MetricType;
 use prometheus_client::registry::Registry;
+use restlight_core::trace::TraceId;
 use restlight_core::{App, ExecutorMetrics, MatchedRoute, RouteInfo};
 use tokio::runtime::Handle;
 
@@ -44,6 +52,30 @@ const BOUNDS_NANOS: [u64; 11] = [
 ];
 /// Status codes 100 to 599 get a slot each; anything else lands in 599's.
 const STATUSES: usize = 500;
+/// The start of a latency bucket's line in the exposition.
+const BUCKET_LINE: &str = "restlight_http_request_duration_seconds_bucket{";
+
+/// The sampled request a latency bucket shows as its exemplar.
+#[derive(Debug, Clone, Copy)]
+struct Exemplar {
+    trace_id: TraceId,
+    /// The request's duration.
+    nanos: u64,
+    /// When it ended.
+    at: SystemTime,
+}
+
+impl Exemplar {
+    /// ` # {trace_id="..."} <seconds> <unix time>`, as OpenMetrics writes
+    /// an exemplar after a bucket's count.
+    fn write(&self, out: &mut String) {
+        let at = self.at.duration_since(UNIX_EPOCH).unwrap_or_default();
+        #[allow(clippy::cast_precision_loss)]
+        let seconds = self.nanos as f64 / 1e9;
+        let _ =
+            write!(out, " # {{trace_id=\"{}\"}} {seconds} {}.{:03}", self.trace_id, at.as_secs(), at.subsec_millis());
+    }
+}
 
 /// The counters of one route (or of the requests no route answered).
 #[derive(Debug)]
@@ -55,6 +87,8 @@ pub(crate) struct RouteStats {
     /// `(BOUNDS[i-1], BOUNDS[i]]`, the last slot those above every bound.
     buckets: [AtomicU64; BOUNDS.len() + 1],
     sum_nanos: AtomicU64,
+    /// The latest sampled request of each bucket.
+    exemplars: [Mutex<Option<Exemplar>>; BOUNDS.len() + 1],
 }
 
 impl RouteStats {
@@ -65,16 +99,23 @@ impl RouteStats {
             statuses: (0..STATUSES).map(|_| AtomicU64::new(0)).collect(),
             buckets: Default::default(),
             sum_nanos: AtomicU64::new(0),
+            exemplars: Default::default(),
         }
     }
 
-    fn record(&self, status: u16, elapsed: Duration) {
+    fn record(&self, status: u16, elapsed: Duration, sampled: Option<TraceId>) {
         let slot = usize::from(status.clamp(100, 599) - 100);
         self.statuses[slot].fetch_add(1, Ordering::Relaxed);
         let nanos = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
         let bucket = BOUNDS_NANOS.iter().position(|&b| nanos <= b).unwrap_or(BOUNDS.len());
         self.buckets[bucket].fetch_add(1, Ordering::Relaxed);
         self.sum_nanos.fetch_add(nanos, Ordering::Relaxed);
+        if let Some(trace_id) = sampled {
+            // Busy (another request is writing it): keep its exemplar.
+            if let Ok(mut slot) = self.exemplars[bucket].try_lock() {
+                *slot = Some(Exemplar { trace_id, nanos, at: SystemTime::now() });
+            }
+        }
     }
 }
 
@@ -110,19 +151,27 @@ impl RequestMetrics {
         metrics
     }
 
-    /// Records one finished request: a few relaxed atomic additions.
-    pub(crate) fn record(&self, route: Option<&MatchedRoute>, status: u16, elapsed: Duration, bytes_out: u64) {
+    /// Records one finished request: a few relaxed atomic additions, and
+    /// the exemplar of its latency bucket when its trace is `sampled`.
+    pub(crate) fn record(
+        &self,
+        route: Option<&MatchedRoute>,
+        status: u16,
+        elapsed: Duration,
+        bytes_out: u64,
+        sampled: Option<TraceId>,
+    ) {
         self.bytes_out.fetch_add(bytes_out, Ordering::Relaxed);
         let Some(route) = route else {
-            self.unmatched.record(status, elapsed);
+            self.unmatched.record(status, elapsed, sampled);
             return;
         };
         let known = self.by_id.load();
         match usize::try_from(route.id()).ok().and_then(|i| known.get(i)) {
-            Some(Some(stats)) => stats.record(status, elapsed),
+            Some(Some(stats)) => stats.record(status, elapsed, sampled),
             _ => {
                 drop(known);
-                self.register(route.info()).record(status, elapsed);
+                self.register(route.info()).record(status, elapsed, sampled);
             }
         }
     }
@@ -162,16 +211,57 @@ pub(crate) struct Scrape {
 }
 
 impl Scrape {
-    /// The whole exposition, in the Prometheus text format (version 0.0.4
-    /// compatible, ending with `# EOF`).
-    pub(crate) fn encode(self: &Arc<Self>) -> String {
+    /// The whole exposition, in the OpenMetrics text format (Prometheus
+    /// text 0.0.4 compatible without exemplars, ending with `# EOF`), with
+    /// the latency buckets' exemplars when `exemplars` is set.
+    pub(crate) fn encode(self: &Arc<Self>, exemplars: bool) -> String {
+        let seen = exemplars.then(Arc::default);
+        let pass = Pass { scrape: Arc::clone(self), exemplars: seen.clone() };
         let mut registry = Registry::with_prefix("restlight");
-        registry.register_collector(Box::new(Arc::clone(self)));
+        registry.register_collector(Box::new(pass));
         let mut out = String::new();
         // Writing into a String cannot fail.
         let _ = prometheus_client::encoding::text::encode(&mut out, &registry);
-        out
+        match seen {
+            Some(seen) => with_exemplars(&out, &seen.lock().unwrap_or_else(PoisonError::into_inner)),
+            None => out,
+        }
     }
+}
+
+/// One scrape's collector: the server's metrics, and what the latency
+/// buckets' exemplars were when their counts were read, one entry per
+/// bucket line in the order they are written (when asked for).
+#[derive(Debug)]
+struct Pass {
+    scrape: Arc<Scrape>,
+    exemplars: Option<Arc<Mutex<Vec<Option<Exemplar>>>>>,
+}
+
+/// `text` with each latency bucket's exemplar after its count.
+///
+/// `prometheus-client` writes exemplars only from its own histogram type
+/// (its `Exemplar` has no public constructor), and the counts here are the
+/// server's atomics: the exemplars are added to the bucket lines it wrote,
+/// which come in the order the collector gave them.
+fn with_exemplars(text: &str, exemplars: &[Option<Exemplar>]) -> String {
+    if exemplars.iter().all(Option::is_none) {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + 96 * exemplars.len());
+    let mut next = exemplars.iter();
+    for line in text.split_inclusive('\n') {
+        let Some(body) = line.strip_suffix('\n').filter(|l| l.starts_with(BUCKET_LINE)) else {
+            out.push_str(line);
+            continue;
+        };
+        out.push_str(body);
+        if let Some(Some(exemplar)) = next.next() {
+            exemplar.write(&mut out);
+        }
+        out.push('\n');
+    }
+    out
 }
 
 type Labels<'a> = Vec<(&'static str, &'a str)>;
@@ -190,10 +280,12 @@ fn to_i64(v: usize) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
 }
 
-impl Collector for Scrape {
+impl Collector for Pass {
     fn encode(&self, mut encoder: DescriptorEncoder) -> std::fmt::Result {
-        let series: Vec<Arc<RouteStats>> = self.requests.series.lock().unwrap_or_else(PoisonError::into_inner).clone();
-        let all = || series.iter().map(Arc::as_ref).chain(std::iter::once(&self.requests.unmatched));
+        let this = &*self.scrape;
+        let series: Vec<Arc<RouteStats>> = this.requests.series.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        let all = || series.iter().map(Arc::as_ref).chain(std::iter::once(&this.requests.unmatched));
+        let mut exemplars = self.exemplars.as_ref().map(|e| e.lock().unwrap_or_else(PoisonError::into_inner));
 
         let mut family = encoder.encode_descriptor(
             "http_requests",
@@ -220,6 +312,11 @@ impl Collector for Scrape {
             MetricType::Histogram,
         )?;
         for route in all() {
+            // Read before the counts: a request is counted before it
+            // leaves its exemplar, so each exemplar shown is counted.
+            let seen: Option<Vec<Option<Exemplar>>> = exemplars
+                .is_some()
+                .then(|| route.exemplars.iter().map(|e| *e.lock().unwrap_or_else(PoisonError::into_inner)).collect());
             // The encoder takes per-bucket counts and accumulates them;
             // `f64::MAX` is its `+Inf`.
             let mut count = 0;
@@ -236,22 +333,26 @@ impl Collector for Scrape {
             let sum = route.sum_nanos.load(Ordering::Relaxed) as f64 / 1e9;
             let labels: Labels = vec![("method", &route.method), ("route", &route.template)];
             family.encode_family(&labels)?.encode_histogram::<NoLabelSet>(sum, count, &buckets, None)?;
+            if let (Some(exemplars), Some(seen)) = (exemplars.as_mut(), seen) {
+                exemplars.extend(seen);
+            }
         }
+        drop(exemplars);
 
         counter(
             &mut encoder,
             "http_received_bytes",
             "Request body bytes received",
-            self.requests.bytes_in.load(Ordering::Relaxed),
+            this.requests.bytes_in.load(Ordering::Relaxed),
         )?;
         counter(
             &mut encoder,
             "http_sent_bytes",
             "Response body bytes sent",
-            self.requests.bytes_out.load(Ordering::Relaxed),
+            this.requests.bytes_out.load(Ordering::Relaxed),
         )?;
 
-        let stats = self.counters.snapshot();
+        let stats = this.counters.snapshot();
         gauge(&mut encoder, "connections_open", "Connections open now", to_i64(stats.open_connections))?;
         counter(&mut encoder, "connections_accepted", "Connections accepted", stats.accepted)?;
         let mut family = encoder.encode_descriptor(
@@ -270,7 +371,7 @@ impl Collector for Scrape {
             family.encode_family(&labels)?.encode_counter::<NoLabelSet, _, u64>(&stats.refused_by(cause), None)?;
         }
 
-        if let Some(io) = &self.io {
+        if let Some(io) = &this.io {
             let m = io.metrics();
             gauge(&mut encoder, "io_workers", "Worker threads of the IO runtime", to_i64(m.num_workers()))?;
             gauge(&mut encoder, "io_alive_tasks", "Tasks alive on the IO runtime", to_i64(m.num_alive_tasks()))?;
@@ -282,7 +383,7 @@ impl Collector for Scrape {
             )?;
         }
 
-        encode_executors(&mut encoder, &self.app.executors())
+        encode_executors(&mut encoder, &this.app.executors())
     }
 }
 
