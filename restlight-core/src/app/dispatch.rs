@@ -185,7 +185,8 @@ impl Routing {
         if respond.route.stream_body {
             return match BodyStream::for_request(body, &parts.headers, respond.route.stream_limit) {
                 Ok(stream) => {
-                    let ctx = RequestContext::new(parts, Bytes::new(), params, matrix, remote, tags, respond.produce.clone());
+                    let ctx =
+                        RequestContext::new(parts, Bytes::new(), params, matrix, remote, tags, respond.produce.clone());
                     let (respond, task) = respond.call(ctx.with_body_stream(stream));
                     Step::Run(respond, task)
                 }
