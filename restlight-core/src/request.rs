@@ -40,12 +40,16 @@ pub struct RequestContext {
 }
 
 impl RequestContext {
+    /// `tags` are the request ID and trace context the server gave the
+    /// request; taken here rather than set afterwards, since setting a field
+    /// of a context already built moved the whole context once more.
     pub(crate) fn new(
         parts: http::request::Parts,
         body: Bytes,
         path_params: PathParams,
         matrix: MatrixParams,
         remote_addr: Option<SocketAddr>,
+        tags: Option<Arc<RequestTags>>,
         produce: Option<MediaType>,
     ) -> Self {
         Self {
@@ -54,7 +58,7 @@ impl RequestContext {
             path_params,
             matrix,
             remote_addr,
-            tags: None,
+            tags,
             produce,
             codecs: None,
             query: OnceLock::new(),
@@ -62,12 +66,6 @@ impl RequestContext {
             cookies: OnceLock::new(),
             stream: Mutex::new(None),
         }
-    }
-
-    /// The request ID and trace context the server gave the request.
-    pub(crate) fn with_tags(mut self, tags: Option<Arc<RequestTags>>) -> Self {
-        self.tags = tags;
-        self
     }
 
     /// Hands the body over as a stream instead of bytes (streaming routes).

@@ -30,7 +30,7 @@ use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::hash::{BuildHasher, Hasher};
 
-use bytes::BytesMut;
+use bytes::Bytes;
 use http::header::{HeaderMap, HeaderName, HeaderValue};
 
 /// The `traceparent` header (W3C Trace Context).
@@ -109,47 +109,76 @@ fn parse_hex<const N: usize>(text: &[u8]) -> Option<[u8; N]> {
 #[derive(Clone, PartialEq, Eq)]
 pub struct RequestId(HeaderValue);
 
-/// Bytes of the buffer a thread cuts its generated IDs from (42 IDs); a
-/// new one is allocated when it is used up, and freed when the last ID cut
-/// from it is dropped.
+/// Bytes of the buffer a thread cuts its generated IDs from (42 IDs, made
+/// together when the previous buffer is used up); the buffer is freed when
+/// the last ID cut from it is dropped.
 const ID_SLAB: usize = 42 * GENERATED_LEN;
+
+/// A thread's request IDs: the text of the last one made (the thread's
+/// prefix, then its counter in hex digits, stepped in place) and the IDs
+/// made ahead, each cut off in turn.
+struct IdSlab {
+    last: [u8; GENERATED_LEN],
+    ahead: Bytes,
+}
+
+impl IdSlab {
+    fn new() -> Self {
+        let mut last = [b'0'; GENERATED_LEN];
+        push_hex(&mut last[..12], &next().to_be_bytes()[2..]);
+        Self { last, ahead: Bytes::new() }
+    }
+
+    /// The next ID's bytes.
+    fn cut(&mut self) -> Bytes {
+        if self.ahead.is_empty() {
+            self.refill();
+        }
+        self.ahead.split_to(GENERATED_LEN)
+    }
+
+    /// Makes the next 42 IDs into one new buffer.
+    #[cold]
+    fn refill(&mut self) {
+        let mut slab = Vec::with_capacity(ID_SLAB);
+        for _ in 0..ID_SLAB / GENERATED_LEN {
+            step_hex(&mut self.last[12..]);
+            slab.extend_from_slice(&self.last);
+        }
+        self.ahead = Bytes::from(slab);
+    }
+}
+
+/// Adds one to a number written in lowercase hex digits, wrapping to zeros
+/// past all `f`s.
+fn step_hex(digits: &mut [u8]) {
+    for d in digits.iter_mut().rev() {
+        match *d {
+            b'f' => *d = b'0',
+            b'9' => {
+                *d = b'a';
+                return;
+            }
+            _ => {
+                *d += 1;
+                return;
+            }
+        }
+    }
+}
 
 impl RequestId {
     pub(crate) const EMPTY: RequestId = RequestId(HeaderValue::from_static(""));
 
     /// A new ID: 24 lowercase hex digits, the first 12 this thread's
     /// (random, chosen once), the last 12 a per-thread counter. No lock,
-    /// no system call.
+    /// no system call; the digits are made 42 IDs at a time.
     #[must_use]
     pub fn generate() -> Self {
         thread_local! {
-            static PREFIX: Cell<Option<u64>> = const { Cell::new(None) };
-            static COUNT: Cell<u64> = const { Cell::new(0) };
-            static SLAB: RefCell<BytesMut> = RefCell::new(BytesMut::new());
+            static IDS: RefCell<Option<IdSlab>> = const { RefCell::new(None) };
         }
-        let prefix = PREFIX.with(|p| match p.get() {
-            Some(v) => v,
-            None => {
-                let v = next();
-                p.set(Some(v));
-                v
-            }
-        });
-        let count = COUNT.with(|c| {
-            let n = c.get().wrapping_add(1);
-            c.set(n);
-            n
-        });
-        let mut text = [0; GENERATED_LEN];
-        push_hex(&mut text[..12], &prefix.to_be_bytes()[2..]);
-        push_hex(&mut text[12..], &count.to_be_bytes()[2..]);
-        let bytes = SLAB.with_borrow_mut(|slab| {
-            if slab.capacity() < GENERATED_LEN {
-                *slab = BytesMut::with_capacity(ID_SLAB);
-            }
-            slab.extend_from_slice(&text);
-            slab.split_to(GENERATED_LEN).freeze()
-        });
+        let bytes = IDS.with_borrow_mut(|ids| ids.get_or_insert_with(IdSlab::new).cut());
         // Hex digits only: always a valid header value.
         Self(HeaderValue::from_maybe_shared(bytes).unwrap_or(HeaderValue::from_static("")))
     }
@@ -317,8 +346,17 @@ impl TraceContext {
                 let state = Self::parse_state(headers);
                 Self { trace_id, span_id, parent: Some(parent), flags, state }
             }
-            None => Self { trace_id: TraceId::random(), span_id, parent: None, flags: SAMPLED, state: None },
+            None => Self::start(span_id),
         }
+    }
+
+    /// The context of a new server span `span_id` that starts a new,
+    /// sampled trace with a random ID: what [`from_headers`](Self::from_headers)
+    /// gives a request without a `traceparent`, for a caller that already
+    /// knows there is none.
+    #[must_use]
+    pub fn start(span_id: SpanId) -> Self {
+        Self { trace_id: TraceId::random(), span_id, parent: None, flags: SAMPLED, state: None }
     }
 
     /// The trace ID, flags and parent of a well-formed `traceparent`
@@ -587,6 +625,21 @@ mod tests {
             assert_eq!(id.to_header_value().as_bytes(), id.as_str().as_bytes());
             let count = u64::from_str_radix(&id.as_str()[12..], 16).unwrap();
             assert_eq!(count, u64::from_str_radix(&ids[0].as_str()[12..], 16).unwrap() + i as u64);
+        }
+    }
+
+    #[test]
+    fn the_generated_counter_steps_in_hex_with_carry_and_wraps() {
+        for (before, after) in [
+            (b"000000000000", b"000000000001"),
+            (b"000000000009", b"00000000000a"),
+            (b"00000000000f", b"000000000010"),
+            (b"0000000009ff", b"000000000a00"),
+            (b"ffffffffffff", b"000000000000"),
+        ] {
+            let mut digits = *before;
+            step_hex(&mut digits);
+            assert_eq!(&digits, after, "{}", std::str::from_utf8(before).unwrap());
         }
     }
 

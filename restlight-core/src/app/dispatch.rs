@@ -184,8 +184,8 @@ impl Routing {
         if respond.route.stream_body {
             return match BodyStream::for_request(body, &parts.headers, respond.route.stream_limit) {
                 Ok(stream) => {
-                    let ctx = RequestContext::new(parts, Bytes::new(), params, matrix, remote, respond.produce.clone())
-                        .with_tags(tags);
+                    let ctx =
+                        RequestContext::new(parts, Bytes::new(), params, matrix, remote, tags, respond.produce.clone());
                     let (respond, task) = respond.call(ctx.with_body_stream(stream));
                     Step::Run(respond, task)
                 }
@@ -193,8 +193,7 @@ impl Routing {
             };
         }
         if body.is_end_stream() {
-            let ctx = RequestContext::new(parts, Bytes::new(), params, matrix, remote, respond.produce.clone())
-                .with_tags(tags);
+            let ctx = RequestContext::new(parts, Bytes::new(), params, matrix, remote, tags, respond.produce.clone());
             let (respond, task) = respond.call(ctx);
             return Step::Run(respond, task);
         }
@@ -203,8 +202,7 @@ impl Routing {
             let read = read_body(body, &parts.headers, limit).await;
             match read.and_then(|b| compress::request(&parts.headers, b, limit)) {
                 Ok(body) => {
-                    let ctx = RequestContext::new(parts, body, params, matrix, remote, respond.produce.clone())
-                        .with_tags(tags);
+                    let ctx = RequestContext::new(parts, body, params, matrix, remote, tags, respond.produce.clone());
                     let (respond, task) = respond.call(ctx);
                     respond.respond(task).await
                 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use http::header::{HeaderName, CONTENT_LENGTH};
 use http::Version;
-use restlight_core::trace::{RequestTags, SpanId};
+use restlight_core::trace::{RequestTags, SpanId, TRACEPARENT};
 use restlight_core::{RequestId, RouteInfo, TraceContext};
 
 /// The `tracing` target of the span each request gets when request IDs or
@@ -55,10 +55,27 @@ pub(crate) fn tag<B>(
     remote: SocketAddr,
     tls: bool,
 ) -> (Arc<RequestTags>, Option<Box<RequestSpan>>) {
-    let id = settings.request_ids.then(|| {
-        req.headers().get(&settings.request_id_header).and_then(RequestId::parse).unwrap_or_else(RequestId::generate)
+    // The request-ID field and whether there is a `traceparent`, in one
+    // pass over the fields: comparing names costs less than a hashed lookup
+    // of each custom name, and both lookups miss on most requests.
+    let mut received = None;
+    let mut parent = false;
+    for (name, value) in req.headers() {
+        if *name == settings.request_id_header {
+            received = received.or(Some(value));
+        }
+        if *name == TRACEPARENT {
+            parent = true;
+        }
+    }
+    let id = settings.request_ids.then(|| received.and_then(RequestId::parse).unwrap_or_else(RequestId::generate));
+    let mut trace = settings.trace_context.then(|| {
+        if parent {
+            TraceContext::from_headers(req.headers(), SpanId::random())
+        } else {
+            TraceContext::start(SpanId::random())
+        }
     });
-    let mut trace = settings.trace_context.then(|| TraceContext::from_headers(req.headers(), SpanId::random()));
     let span = tracing::info_span!(
         target: REQUEST_TARGET,
         "request",
