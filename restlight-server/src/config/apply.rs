@@ -288,22 +288,32 @@ impl OpenApiSection {
     }
 }
 
+/// The first key of a feature's table that is set (the table's name when
+/// none is), for the error a build without that feature gives; `None` when
+/// the table only turns the feature off (`enabled = false`).
+fn first_key_set(table: &'static str, enabled: Option<bool>, keys: &[(&'static str, bool)]) -> Option<&'static str> {
+    if enabled == Some(false) {
+        return None;
+    }
+    Some(keys.iter().find(|(_, set)| *set).map_or(table, |(key, _)| *key))
+}
+
 impl OtelSection {
     /// The first key set, for the error without the `otel` feature; `None`
     /// when the table only turns the export off.
     fn wants_otel(&self) -> Option<&'static str> {
-        if self.enabled == Some(false) {
-            return None;
-        }
-        let keys = [
-            ("otel.endpoint", self.endpoint.is_some()),
-            ("otel.service_name", self.service_name.is_some()),
-            ("otel.sampler_ratio", self.sampler_ratio.is_some()),
-            ("otel.headers", self.headers.is_some()),
-            ("otel.timeout_ms", self.timeout_ms.is_some()),
-            ("otel.enabled", self.enabled.is_some()),
-        ];
-        Some(keys.iter().find(|(_, set)| *set).map_or("otel", |(key, _)| key))
+        first_key_set(
+            "otel",
+            self.enabled,
+            &[
+                ("otel.endpoint", self.endpoint.is_some()),
+                ("otel.service_name", self.service_name.is_some()),
+                ("otel.sampler_ratio", self.sampler_ratio.is_some()),
+                ("otel.headers", self.headers.is_some()),
+                ("otel.timeout_ms", self.timeout_ms.is_some()),
+                ("otel.enabled", self.enabled.is_some()),
+            ],
+        )
     }
 
     /// The export needs the `otel` feature; the values must make a working
@@ -359,18 +369,18 @@ impl TlsSection {
     /// when the table only turns TLS off.
     #[cfg_attr(feature = "tls", allow(dead_code))]
     fn wants_tls(&self) -> Option<&'static str> {
-        if self.enabled == Some(false) {
-            return None;
-        }
-        let keys = [
-            ("tls.cert_file", self.cert_file.is_some()),
-            ("tls.key_file", self.key_file.is_some()),
-            ("tls.client_ca_file", self.client_ca_file.is_some()),
-            ("tls.client_auth", self.client_auth.is_some()),
-            ("tls.handshake_timeout_ms", self.handshake_timeout_ms.is_some()),
-            ("tls.enabled", self.enabled.is_some()),
-        ];
-        Some(keys.iter().find(|(_, set)| *set).map_or("tls", |(key, _)| key))
+        first_key_set(
+            "tls",
+            self.enabled,
+            &[
+                ("tls.cert_file", self.cert_file.is_some()),
+                ("tls.key_file", self.key_file.is_some()),
+                ("tls.client_ca_file", self.client_ca_file.is_some()),
+                ("tls.client_auth", self.client_auth.is_some()),
+                ("tls.handshake_timeout_ms", self.handshake_timeout_ms.is_some()),
+                ("tls.enabled", self.enabled.is_some()),
+            ],
+        )
     }
 
     #[cfg(not(feature = "tls"))]
