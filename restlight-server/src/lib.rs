@@ -123,9 +123,12 @@
 //!
 //! # HTTPS
 //!
-//! With the `tls` feature (on by default), [`Restlight::tls`] serves HTTPS
-//! with rustls: `h2` or `http/1.1` by ALPN, TLS 1.2 and 1.3, optional client
-//! certificates, a handshake timeout. See `TlsConfig`.
+//! With the `tls` feature (off by default: `features = ["tls"]`),
+//! `Restlight::tls` serves HTTPS with rustls: `h2` or `http/1.1` by ALPN,
+//! TLS 1.2 and 1.3, optional client certificates, a handshake timeout. See
+//! `TlsConfig`. Without the feature, a `[tls]` key in the configuration
+//! file or a `RESTLIGHT_SERVER_TLS_*` variable stops the service with an
+//! error naming the key and the feature.
 //!
 //! # Configuration
 //!
