@@ -61,7 +61,7 @@ pub(crate) fn route_body(path: &str) -> &str {
 
 /// [`route_body`], and whether it removed a trailing `/` (`/users/`, not `/`).
 pub(crate) fn route_body_and_slash(path: &str) -> (&str, bool) {
-    let end = path.bytes().position(|b| b == b'?' || b == b'#').unwrap_or(path.len());
+    let end = memchr::memchr2(b'?', b'#', path.as_bytes()).unwrap_or(path.len());
     let path = &path[..end];
     let body = path.strip_prefix('/').unwrap_or(path);
     match body.strip_suffix('/') {
@@ -73,7 +73,7 @@ pub(crate) fn route_body_and_slash(path: &str) -> (&str, bool) {
 /// Whether the path needs decoding or has matrix parameters (or a NUL, which
 /// decoding rejects): otherwise it is matched exactly as it is.
 pub(crate) fn is_plain(body: &str) -> bool {
-    !body.bytes().any(|b| matches!(b, b'%' | b';' | 0))
+    memchr::memchr3(b'%', b';', 0, body.as_bytes()).is_none()
 }
 
 /// Splits, strips and decodes a request path. The query, if any, is ignored;
@@ -94,11 +94,9 @@ pub(crate) fn parse_body(body: &str, plain: bool) -> Result<ParsedPath<'_>, Stri
     if plain {
         // Nothing to decode: each segment is a slice of the path.
         let mut start = 0;
-        for (i, b) in body.bytes().enumerate() {
-            if b == b'/' {
-                parsed.segments.push(Segment { start, end: i, text: Cow::Borrowed(&body[start..i]) });
-                start = i + 1;
-            }
+        for i in memchr::memchr_iter(b'/', body.as_bytes()) {
+            parsed.segments.push(Segment { start, end: i, text: Cow::Borrowed(&body[start..i]) });
+            start = i + 1;
         }
         parsed.segments.push(Segment { start, end: body.len(), text: Cow::Borrowed(&body[start..]) });
         return Ok(parsed);

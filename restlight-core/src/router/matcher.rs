@@ -15,22 +15,39 @@ use super::decode::{parse_path, ParsedPath};
 use super::regexes::raw_literal;
 use super::template::{shape, Piece, Template};
 
-/// Where a variable's value sits in the parsed path.
+/// Where a variable's value sits in the parsed path. Offsets are `u32` (a
+/// request path is far shorter than 4 GiB), so that the captures a lookup
+/// moves around stay small.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Cap {
     /// A byte range of a decoded segment.
-    Decoded { seg: usize, start: usize, end: usize },
+    Decoded { seg: u32, start: u32, end: u32 },
     /// A byte range of the raw path: decode before use.
-    Raw { start: usize, end: usize },
+    Raw { start: u32, end: u32 },
 }
 
 impl Cap {
+    /// A capture of `start..end` in decoded segment `seg`.
+    fn decoded(seg: usize, start: usize, end: usize) -> Self {
+        Self::Decoded { seg: offset(seg), start: offset(start), end: offset(end) }
+    }
+
+    /// A capture of `start..end` of the raw path.
+    fn raw(start: usize, end: usize) -> Self {
+        Self::Raw { start: offset(start), end: offset(end) }
+    }
+
     /// The captured length in bytes (before decoding, for a raw capture).
     pub(crate) fn len(&self) -> usize {
         match *self {
-            Self::Decoded { start, end, .. } | Self::Raw { start, end } => end - start,
+            Self::Decoded { start, end, .. } | Self::Raw { start, end } => (end - start) as usize,
         }
     }
+}
+
+/// `i` as a capture offset (paths longer than 4 GiB do not reach the router).
+fn offset(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
 }
 
 /// The captures of one match: inline for up to eight variables, so a
@@ -417,7 +434,7 @@ impl<'a, 'p> Search<'a, 'p> {
         let Some(caps) = re.regex.captures(text) else { return false };
         for &group in &re.groups {
             let (start, end) = caps.get(group).map_or((0, 0), |m| (m.start(), m.end()));
-            self.stack.push(Cap::Raw { start: base + start, end: base + end });
+            self.stack.push(Cap::raw(base + start, base + end));
         }
         true
     }
@@ -457,7 +474,7 @@ fn single(pieces: &[Plain], text: &str, seg: usize, stack: &mut Caps) -> bool {
     if end <= start {
         return false;
     }
-    stack.push(Cap::Decoded { seg, start, end });
+    stack.push(Cap::decoded(seg, start, end));
     true
 }
 
@@ -497,7 +514,7 @@ fn multi(pieces: &[Plain], text: &str, seg: usize, stack: &mut Caps) -> bool {
             Plain::Var => {
                 let next = &feasible[(i + 1) * width..(i + 2) * width];
                 let end = (pos + 1..=n).rev().find(|&e| next[e]).unwrap_or(n);
-                stack.push(Cap::Decoded { seg, start: pos, end });
+                stack.push(Cap::decoded(seg, pos, end));
                 pos = end;
             }
         }

@@ -392,9 +392,11 @@ impl Router {
         for (name, cap) in route.vars.iter().zip(caps) {
             match cap {
                 Cap::Decoded { seg, start, end } => {
+                    let (seg, start, end) = (seg as usize, start as usize, end as usize);
                     params.push_matched(name.clone(), &path.segments[seg].text[start..end], seg..seg + 1);
                 }
                 Cap::Raw { start, end } => {
+                    let (start, end) = (start as usize, end as usize);
                     // The segments the raw range covers (it spans whole segments).
                     let first = path.segments.iter().position(|s| s.end >= start).unwrap_or(0);
                     let last = path.segments.iter().rposition(|s| s.start <= end).map_or(first, |i| i + 1);
