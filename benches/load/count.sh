@@ -9,8 +9,10 @@
 #   benches/load/run.sh quick            # builds the servers first
 #   benches/load/count.sh [BIN...]       # default: target/release/{hyper,axum,restlight}
 #
-# PATHS lists the endpoints (`POST/echo` posts ECHO_BYTES bytes to /echo);
-# LOW and HIGH the two request counts.
+# PATHS lists the endpoints (`POST/echo` posts ECHO_BYTES bytes to /echo;
+# an `h2c:` prefix, as in `h2c:/hello` or `h2c:POST/echo`, sends them over
+# h2c by prior knowledge, H2_STREAMS concurrent streams on each of the 4
+# connections, instead of HTTP/1.1); LOW and HIGH the two request counts.
 #
 # BIN may be any copy of a server binary (say, `restlight-before` built from
 # an older commit). Only 127.0.0.1 is targeted; each run is bounded by its
@@ -22,6 +24,7 @@ HIGH=${HIGH:-12000}
 PORT=${PORT:-18123}
 PATHS=${PATHS:-/hello /json /users/7/orders/42 POST/echo}
 ECHO_BYTES=${ECHO_BYTES:-16384}
+H2_STREAMS=${H2_STREAMS:-16}
 command -v valgrind >/dev/null || { echo "needs valgrind" >&2; exit 1; }
 command -v h2load >/dev/null || { echo "needs h2load (nghttp2-client)" >&2; exit 1; }
 bins=("$@")
@@ -34,7 +37,11 @@ trap 'rm -rf "$out"' EXIT
 head -c "$ECHO_BYTES" /dev/zero | tr '\0' a > "$out/body"
 
 count() { # bin path requests -> total instructions; a path `POST/x` posts the body to /x
-    local file="$out/cg.$RANDOM" path="$2" post=()
+    local file="$out/cg.$RANDOM" path="$2" post=() proto=(--h1)
+    if [[ $path == h2c:* ]]; then
+        path="${path#h2c:}"
+        proto=(-m "$H2_STREAMS")
+    fi
     if [[ $path == POST/* ]]; then
         path="${path#POST}"
         post=(-d "$out/body" -H "content-type: application/octet-stream")
@@ -45,7 +52,7 @@ count() { # bin path requests -> total instructions; a path `POST/x` posts the b
         curl -s -o /dev/null "http://127.0.0.1:$PORT/hello" && break
         sleep 0.1
     done
-    h2load --h1 -n "$3" -c 4 -t 1 "${post[@]}" "http://127.0.0.1:$PORT$path" >/dev/null
+    h2load "${proto[@]}" -n "$3" -c 4 -t 1 "${post[@]}" "http://127.0.0.1:$PORT$path" >/dev/null
     kill -TERM "$pid"
     wait "$pid" 2>/dev/null || true
     awk '/^(summary|totals):/ {print $2; exit}' "$file"
@@ -56,8 +63,9 @@ for path in $PATHS; do
     for bin in "${bins[@]}"; do
         lo=$(count "$bin" "$path" "$LOW")
         hi=$(count "$bin" "$path" "$HIGH")
-        label="GET $path"
-        [[ $path == POST/* ]] && label="POST ${path#POST} ($ECHO_BYTES bytes)"
+        plain="${path#h2c:}" label="GET ${path#h2c:}"
+        [[ $plain == POST/* ]] && label="POST ${plain#POST} ($ECHO_BYTES bytes)"
+        [[ $path == h2c:* ]] && label="h2c $label"
         printf '| %s | `%s` | %s |\n' "$(basename "$bin")" "$label" "$(((hi - lo) / (HIGH - LOW)))"
     done
 done

@@ -252,7 +252,7 @@ impl Respond {
     /// Waits for the handler on its executor, then writes the answer.
     async fn respond(self, task: BoxFuture<Response>) -> Response {
         let route = &self.route;
-        let res = if route.exec.is_inline() && route.info.timeout.is_none() {
+        let mut res = if route.exec.is_inline() && route.info.timeout.is_none() {
             crate::executor::run_inline(task).await
         } else {
             // The handler runs on another thread: it keeps the request's
@@ -266,7 +266,7 @@ impl Respond {
         let forced = route.response_codec.as_ref().or(self.url_codec.as_ref());
         let written =
             Written { codecs: &shared.codecs, produces: &route.produces, forced, produce: self.produce.as_ref() };
-        let mut res = write(res, &written, &Accept::new(text(self.accept.as_ref())), self.head);
+        write_in_place(&mut res, &written, &Accept::new(text(self.accept.as_ref())), self.head);
         if self.compress {
             res = compress::response(res, self.accept_encoding.as_ref(), shared.compression);
         }
@@ -408,6 +408,15 @@ impl<'a> Written<'a> {
 /// empties the body of a HEAD answer.
 pub(crate) fn write(res: Response, how: &Written<'_>, accept: &Accept<'_>, head: bool) -> Response {
     let mut res = res;
+    write_in_place(&mut res, how, accept, head);
+    res
+}
+
+/// [`write`] on a response where it lies, so the response (some hundred
+/// bytes) is not moved in and out once more per request.
+pub(crate) fn write_in_place(res: &mut Response, how: &Written<'_>, accept: &Accept<'_>, head: bool) {
+    // Whether `Content-Type` is known to be set, which spares a lookup.
+    let mut typed = false;
     if let Some(value) = res.body_mut().take_deferred() {
         match codec::write_entity(
             value.value(),
@@ -421,8 +430,9 @@ pub(crate) fn write(res: Response, how: &Written<'_>, accept: &Accept<'_>, head:
             Ok((bytes, media)) => {
                 *res.body_mut() = Body::from(bytes);
                 res.headers_mut().insert(CONTENT_TYPE, media.header_value().clone());
+                typed = true;
             }
-            Err(e) => res = e.into_response(),
+            Err(e) => *res = e.into_response(),
         }
     }
     if let Some(error) = res.extensions().get::<HttpError>() {
@@ -430,9 +440,10 @@ pub(crate) fn write(res: Response, how: &Written<'_>, accept: &Accept<'_>, head:
             let text = crate::response::problem_text(error);
             *res.body_mut() = text;
             res.headers_mut().insert(CONTENT_TYPE, TEXT_PLAIN.clone());
+            typed = true;
         }
     }
-    if !res.headers().contains_key(CONTENT_TYPE) && res.body().exact_len() != Some(0) {
+    if !typed && !res.headers().contains_key(CONTENT_TYPE) && res.body().exact_len() != Some(0) {
         let value = match (how.produce, res.body().default_type()) {
             (Some(p), _) if !p.is_wildcard() => Some(p.header_value().clone()),
             (_, Some(d)) => Some(d.clone()),
@@ -448,7 +459,6 @@ pub(crate) fn write(res: Response, how: &Written<'_>, accept: &Accept<'_>, head:
         }
         *res.body_mut() = Body::empty();
     }
-    res
 }
 
 /// A client that accepts text but neither JSON nor problem+json.
