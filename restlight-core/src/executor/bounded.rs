@@ -1,6 +1,7 @@
 //! The bounded executor: admission decided at once (429 when full), a FIFO
 //! wait for one of `max_active` worker slots, fail-fast on the way out of
-//! the queue, and the handler spawned on its threads (or runtime), tied to its request.
+//! the queue, and the handler spawned on the executor's threads (or on the
+//! runtime it was given), tied to its request.
 //!
 //! Its sizes change at run time ([`Bounded::resize`]) without a lock on the
 //! request path: the limits are atomics, the worker slots a semaphore that
