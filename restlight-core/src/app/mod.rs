@@ -277,10 +277,10 @@ impl App {
     /// is aborted and no queued request is lost.
     ///
     /// Requests never wait for a resize: they read the limits from atomics
-    /// and the runtime through an `ArcSwap`. Concurrent resizes of one
-    /// executor are applied one after the other. A new runtime is built on
-    /// the calling thread (a few thread spawns); an old one is shut down
-    /// without blocking when that happens in an async context.
+    /// and the threads through an `ArcSwap`. Concurrent resizes of one
+    /// executor are applied one after the other. New threads are started
+    /// from the calling thread; old ones are stopped without blocking when
+    /// that happens in an async context.
     ///
     /// An empty [`Resize`] changes nothing and returns the current metrics.
     ///
@@ -291,7 +291,7 @@ impl App {
     /// large a value), [`ResizeError::NotResizable`] for a user's
     /// [`Executor`](crate::Executor) or the thread count of an executor on
     /// a runtime it does not own, [`ResizeError::Runtime`] when the new
-    /// runtime cannot be built. Nothing changes on error.
+    /// threads cannot be started. Nothing changes on error.
     pub fn resize_executor(&self, name: &str, resize: Resize) -> Result<ExecutorMetrics, ResizeError> {
         if name == IO {
             return Err(ResizeError::NotResizable {

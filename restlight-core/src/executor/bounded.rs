@@ -1,13 +1,14 @@
 //! The bounded executor: admission decided at once (429 when full), a FIFO
 //! wait for one of `max_active` worker slots, fail-fast on the way out of
-//! the queue, and the handler spawned on the runtime tied to its request.
+//! the queue, and the handler spawned on the executor's threads (or on the
+//! runtime it was given), tied to its request.
 //!
 //! Its sizes change at run time ([`Bounded::resize`]) without a lock on the
 //! request path: the limits are atomics, the worker slots a semaphore that
 //! grows at once and shrinks as running handlers give their slots back (a
-//! "debt" of permits to forget), and the runtime an [`ArcSwap`] that each
-//! request loads once; a replaced runtime is shut down when the last request
-//! that spawned on it ends.
+//! "debt" of permits to forget), and the threads an [`ArcSwap`] that each
+//! request loads once; a replaced generation of threads is stopped when the
+//! last request that spawned on it ends.
 
 use std::io;
 use std::sync::atomic::{fence, AtomicUsize, Ordering};
@@ -15,21 +16,23 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use arc_swap::ArcSwap;
-use tokio::runtime::{Handle, Runtime};
+use tokio::runtime::Handle;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::task::JoinHandle;
 
 use super::failfast::FailFast;
 use super::metrics::{Counters, ExecutorMetrics};
 use super::resize::{Resize, ResizeError};
-use super::scheduler::{owned_runtime, Scheduler};
+use super::scheduler::{owned_workers, Scheduler};
+use super::workers::Workers;
 use super::{panicked, AbortOnDrop};
 use crate::error::HttpError;
 use crate::handler::BoxFuture;
 use crate::response::{IntoResponse, Response};
 
-/// How long dropping an owned runtime outside any async context waits for
+/// How long stopping owned threads outside any async context waits for
 /// handlers still running (blocking ones cannot be aborted).
-const TEARDOWN_GRACE: Duration = Duration::from_secs(1);
+pub(crate) const TEARDOWN_GRACE: Duration = Duration::from_secs(1);
 
 /// A bounded executor built from a [`Scheduler`].
 #[derive(Debug)]
@@ -37,7 +40,7 @@ pub(crate) struct Bounded {
     name: String,
     /// Where new handlers are spawned; replaced by a thread-count resize.
     pool: ArcSwap<Pool>,
-    /// Whether the executor owns its runtime, so its thread count can change.
+    /// Whether the executor owns its threads, so their count can change.
     owns_runtime: bool,
     /// Numbers the threads of its runtimes, across resizes.
     thread_seq: Arc<AtomicUsize>,
@@ -48,12 +51,33 @@ pub(crate) struct Bounded {
     resizing: Mutex<ResizeState>,
 }
 
-/// One generation of an executor's runtime.
+/// One generation of an executor's threads.
 #[derive(Debug)]
 struct Pool {
-    handle: Handle,
+    spawner: Spawner,
     threads: usize,
-    _owned: Option<OwnedRuntime>,
+}
+
+/// Where a bounded executor spawns its handlers.
+#[derive(Debug)]
+pub(crate) enum Spawner {
+    /// Threads of its own, stopped when the last request using them ends.
+    Workers(Workers),
+    /// A tokio runtime someone else owns.
+    Runtime(Handle),
+}
+
+impl Spawner {
+    fn spawn<F>(&self, task: F) -> JoinHandle<F::Output>
+    where
+        F: std::future::Future + Send + 'static,
+        F::Output: Send + 'static,
+    {
+        match self {
+            Self::Workers(workers) => workers.spawn(task),
+            Self::Runtime(handle) => handle.spawn(task),
+        }
+    }
 }
 
 /// What a resize remembers.
@@ -160,12 +184,12 @@ impl Limits {
 impl Bounded {
     pub(crate) fn new(name: &str, scheduler: &Scheduler) -> io::Result<Self> {
         let thread_seq = Arc::new(AtomicUsize::new(0));
-        let (handle, owned, threads) = scheduler.runtime(name, &thread_seq)?;
+        let (spawner, threads) = scheduler.spawner(name, &thread_seq)?;
         let max_active = scheduler.max_active.unwrap_or(threads).max(1);
         Ok(Self {
             name: name.to_owned(),
-            owns_runtime: owned.is_some(),
-            pool: ArcSwap::from_pointee(Pool { handle, threads, _owned: owned.map(|rt| OwnedRuntime(Some(rt))) }),
+            owns_runtime: matches!(spawner, Spawner::Workers(_)),
+            pool: ArcSwap::from_pointee(Pool { spawner, threads }),
             thread_seq,
             limits: Arc::new(Limits {
                 slots: Arc::new(Semaphore::new(max_active)),
@@ -223,14 +247,14 @@ impl Bounded {
             }
         }
         let counters = Arc::clone(&self.counters);
-        // The runtime stays up while this request runs on it, even if a
-        // resize replaces it meanwhile; the last request to end shuts it
-        // down (here, on the caller's thread, never on its own).
+        // The threads stay up while this request runs on them, even if a
+        // resize replaces them meanwhile; the last request to end stops
+        // them (here, on the caller's thread, never on their own).
         let pool = self.pool.load_full();
         // The slot and the admission leave with the task, not with the
         // request: a cancelled blocking handler keeps its thread until it
         // returns, and its slot with it.
-        let join = AbortOnDrop(pool.handle.spawn(async move {
+        let join = AbortOnDrop(pool.spawner.spawn(async move {
             let _held = slot;
             let res = task.await;
             Counters::bump(&counters.completed);
@@ -283,8 +307,8 @@ impl Bounded {
 
     /// Applies `resize` (already validated) and reports the new sizes.
     ///
-    /// Validation comes first and the new runtime, the only step that can
-    /// fail, is built before anything changes, so a failed resize changes
+    /// Validation comes first and the new threads, the only step that can
+    /// fail, are started before anything changes, so a failed resize changes
     /// nothing.
     pub(crate) fn resize(&self, resize: &Resize) -> Result<ExecutorMetrics, ResizeError> {
         let mut state = self.resizing.lock().unwrap_or_else(PoisonError::into_inner);
@@ -299,7 +323,7 @@ impl Bounded {
         let new_threads = resize.threads.filter(|&t| t != threads_now);
         let pool = match new_threads {
             Some(threads) => Some(
-                owned_runtime(&self.name, threads, &self.thread_seq)
+                owned_workers(&self.name, threads, &self.thread_seq)
                     .map_err(|source| ResizeError::Runtime { executor: self.name.clone(), source })?,
             ),
             None => None,
@@ -318,8 +342,8 @@ impl Bounded {
         if let Some(max_active) = max_active {
             self.limits.set_max_active(max_active);
         }
-        if let (Some(rt), Some(threads)) = (pool, new_threads) {
-            let pool = Pool { handle: rt.handle().clone(), threads, _owned: Some(OwnedRuntime(Some(rt))) };
+        if let (Some(workers), Some(threads)) = (pool, new_threads) {
+            let pool = Pool { spawner: Spawner::Workers(workers), threads };
             // Requests that loaded the old pool keep it alive until they end.
             drop(self.pool.swap(Arc::new(pool)));
         }
@@ -388,23 +412,6 @@ impl Drop for Pending<'_> {
     fn drop(&mut self) {
         if !self.done {
             Counters::bump(&self.counters.cancelled);
-        }
-    }
-}
-
-/// A runtime the executor owns: shut down without blocking inside an async
-/// context, with a short grace outside one.
-#[derive(Debug)]
-struct OwnedRuntime(Option<Runtime>);
-
-impl Drop for OwnedRuntime {
-    fn drop(&mut self) {
-        if let Some(rt) = self.0.take() {
-            if Handle::try_current().is_ok() {
-                rt.shutdown_background();
-            } else {
-                rt.shutdown_timeout(TEARDOWN_GRACE);
-            }
         }
     }
 }

@@ -65,8 +65,8 @@ fn bucket_of(wait: Duration) -> usize {
 pub struct ExecutorMetrics {
     /// The executor's name: `"biz"` or the name it was registered under.
     pub name: String,
-    /// Worker threads of its runtime (after a resize, of the runtime new
-    /// handlers start on).
+    /// Its worker threads (after a resize, those new handlers start on; on
+    /// a runtime it does not own, that runtime's workers).
     pub threads: usize,
     /// How many handlers may run at once. Right after a shrink,
     /// [`active`](Self::active) may stay above it until enough running
@@ -93,7 +93,7 @@ pub struct ExecutorMetrics {
     /// How long requests waited for a worker.
     pub queue_wait: QueueWait,
     /// Whether [`App::resize_executor`](crate::App::resize_executor) can
-    /// change [`threads`](Self::threads): the executor owns its runtime
+    /// change [`threads`](Self::threads): the executor owns its threads
     /// ([`Scheduler::threads`](crate::Scheduler::threads)), not one given
     /// with [`Scheduler::on_runtime`](crate::Scheduler::on_runtime).
     /// `max_active` and `queue_capacity` can always change.

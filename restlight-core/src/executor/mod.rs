@@ -11,6 +11,7 @@ mod failfast;
 mod metrics;
 mod resize;
 mod scheduler;
+mod workers;
 
 use std::fmt;
 use std::future::Future;

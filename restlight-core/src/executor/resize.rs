@@ -14,15 +14,15 @@ pub const MAX_RESIZE_THREADS: usize = 4096;
 /// New sizes for a bounded executor, given to [`App::resize_executor`](crate::App::resize_executor);
 /// what is left unset keeps its value.
 ///
-/// - [`threads`](Self::threads): the worker threads of the executor's own
-///   runtime. A new runtime with that many threads is built and receives
-///   every handler started from then on; handlers already running finish on
-///   the old one, which is shut down when the last of them ends (tasks a
-///   handler detached there with `tokio::spawn` are dropped then, as at
-///   application shutdown). The new threads keep the `restlight-<name>-<n>`
-///   names, numbered on from the old ones. Only
+/// - [`threads`](Self::threads): the executor's own worker threads. That
+///   many new threads are started and receive every handler started from
+///   then on; handlers already running finish on the old ones, which are
+///   stopped when the last of them ends (tasks a handler detached there
+///   with `tokio::spawn` are dropped then, as at application shutdown). The
+///   new threads keep the `restlight-<name>-<n>` names, numbered on from the
+///   old ones. Only
 ///   executors built with [`Scheduler::threads`](crate::Scheduler::threads)
-///   (the business executor among them) own their runtime; one built with
+///   (the business executor among them) own their threads; one built with
 ///   [`Scheduler::on_runtime`](crate::Scheduler::on_runtime) refuses it. The
 ///   same count as now changes nothing. Between 1 and
 ///   [`MAX_RESIZE_THREADS`].
@@ -53,7 +53,7 @@ pub const MAX_RESIZE_THREADS: usize = 4096;
 #[non_exhaustive]
 #[must_use]
 pub struct Resize {
-    /// New worker thread count of the executor's own runtime; `None` keeps it.
+    /// New count of the executor's own worker threads; `None` keeps it.
     pub threads: Option<usize>,
     /// New limit of handlers running at once; `None` keeps it (or follows
     /// `threads`, see above).
@@ -162,11 +162,11 @@ pub enum ResizeError {
         /// What it must be, for people.
         reason: String,
     },
-    /// The new runtime could not be built (threads could not be spawned).
+    /// The new threads could not be started (or their runtimes built).
     Runtime {
         /// The executor.
         executor: String,
-        /// What the runtime builder said.
+        /// What the thread or runtime builder said.
         source: io::Error,
     },
 }
@@ -182,7 +182,7 @@ impl fmt::Display for ResizeError {
             }
             Self::Invalid { field, value, reason } => write!(f, "`{field}` {reason}, got {value}"),
             Self::Runtime { executor, source } => {
-                write!(f, "cannot build the new runtime of executor `{executor}`: {source}")
+                write!(f, "cannot start the new threads of executor `{executor}`: {source}")
             }
         }
     }

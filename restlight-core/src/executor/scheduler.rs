@@ -5,9 +5,11 @@ use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use tokio::runtime::{Handle, Runtime};
+use tokio::runtime::Handle;
 
+use super::bounded::{Spawner, TEARDOWN_GRACE};
 use super::failfast::FailFast;
+use super::workers::Workers;
 
 /// The default length of a bounded executor's queue: 512 waiting requests.
 pub const DEFAULT_QUEUE: usize = 512;
@@ -49,7 +51,7 @@ pub struct Scheduler {
 /// Where a bounded executor's handlers run.
 #[derive(Debug, Clone)]
 pub(crate) enum RuntimeSource {
-    /// A multi-thread runtime of its own with this many workers.
+    /// Threads of its own, this many, each running a single-threaded runtime.
     Threads(usize),
     /// A runtime someone else owns.
     Handle(Handle),
@@ -64,10 +66,20 @@ impl Default for Scheduler {
 }
 
 impl Scheduler {
-    /// A runtime of its own with `threads` worker threads, named
-    /// `restlight-<name>-<n>`, built at startup and shut down with the
-    /// application. Zero is treated as one. At most `threads` handlers run
-    /// at once unless [`max_active`](Self::max_active) says otherwise.
+    /// `threads` worker threads of its own, named `restlight-<name>-<n>`,
+    /// started at startup and stopped with the application. Zero is treated
+    /// as one. At most `threads` handlers run at once unless
+    /// [`max_active`](Self::max_active) says otherwise.
+    ///
+    /// Each thread runs a single-threaded tokio runtime (timers and IO
+    /// enabled) and a handler is handed to one thread, an idle one first:
+    /// while no more handlers run than there are threads, each has a thread
+    /// of its own; above that (a `max_active` above the thread count), the
+    /// thread holding the fewest handlers takes the next. Tasks a handler
+    /// starts with `tokio::spawn` run on its thread, and
+    /// `tokio::task::block_in_place` is not available there (use
+    /// `spawn_blocking`, or write a plain `fn` handler, which has a thread
+    /// to block).
     pub fn threads(threads: usize) -> Self {
         Self {
             runtime: RuntimeSource::Threads(threads.max(1)),
@@ -114,30 +126,22 @@ impl Scheduler {
         self
     }
 
-    /// Builds the runtime (when it owns one) for the executor `name`;
-    /// `seq` numbers its threads (and those of later runtimes of the same
-    /// executor, after a resize).
-    pub(crate) fn runtime(&self, name: &str, seq: &Arc<AtomicUsize>) -> io::Result<(Handle, Option<Runtime>, usize)> {
+    /// Builds the threads (when it owns them) for the executor `name`;
+    /// `seq` numbers its threads (and those of later generations of the
+    /// same executor, after a resize). Returns where to spawn and the
+    /// thread count.
+    pub(crate) fn spawner(&self, name: &str, seq: &Arc<AtomicUsize>) -> io::Result<(Spawner, usize)> {
         match &self.runtime {
-            RuntimeSource::Threads(threads) => {
-                let rt = owned_runtime(name, *threads, seq)?;
-                Ok((rt.handle().clone(), Some(rt), *threads))
-            }
-            RuntimeSource::Handle(handle) => Ok((handle.clone(), None, handle.metrics().num_workers())),
+            RuntimeSource::Threads(threads) => Ok((Spawner::Workers(owned_workers(name, *threads, seq)?), *threads)),
+            RuntimeSource::Handle(handle) => Ok((Spawner::Runtime(handle.clone()), handle.metrics().num_workers())),
         }
     }
 }
 
-/// A multi-thread runtime of `threads` workers named `restlight-<name>-<n>`,
-/// `n` taken from `seq`.
-pub(crate) fn owned_runtime(name: &str, threads: usize, seq: &Arc<AtomicUsize>) -> io::Result<Runtime> {
-    let prefix = format!("restlight-{name}");
-    let next = Arc::clone(seq);
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(threads)
-        .thread_name_fn(move || format!("{prefix}-{}", next.fetch_add(1, Ordering::Relaxed)))
-        .enable_all()
-        .build()
+/// `threads` worker threads named `restlight-<name>-<n>`, `n` taken from
+/// `seq`.
+pub(crate) fn owned_workers(name: &str, threads: usize, seq: &Arc<AtomicUsize>) -> io::Result<Workers> {
+    Workers::start(threads, TEARDOWN_GRACE, || format!("restlight-{name}-{}", seq.fetch_add(1, Ordering::Relaxed)))
 }
 
 fn cores() -> usize {
