@@ -155,6 +155,14 @@ pub(crate) struct Pending {
     span: Option<Box<RequestSpan>>,
 }
 
+impl Drop for Pending {
+    fn drop(&mut self) {
+        if let Some(tags) = self.tags.take() {
+            super::trace::give_back(tags);
+        }
+    }
+}
+
 impl std::fmt::Debug for Pending {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Pending").field("started", &self.started).finish_non_exhaustive()

@@ -1,6 +1,7 @@
 //! Request IDs and W3C Trace Context on the server: what a request is
 //! tagged with when it arrives, and its `tracing` span.
 
+use std::cell::RefCell;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -107,7 +108,47 @@ pub(crate) fn tag<B>(
         }
         Box::new(RequestSpan { span, method: req.method().clone() })
     });
-    (Arc::new(RequestTags { id, trace }), span)
+    (new_tags(id, trace), span)
+}
+
+/// The most spare tag records a thread keeps.
+const SPARE_TAGS: usize = 64;
+
+thread_local! {
+    /// Tag records whose requests have ended on this thread, for its next
+    /// requests: once a thread has served a few, tagging a request
+    /// allocates nothing (the record is shared with the application, so it
+    /// cannot live in the request's own state).
+    static SPARE: RefCell<Vec<Arc<RequestTags>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A shared record of `id` and `trace`: a spare one of this thread's, or a
+/// new one.
+fn new_tags(id: Option<RequestId>, trace: Option<TraceContext>) -> Arc<RequestTags> {
+    if let Ok(Some(mut tags)) = SPARE.try_with(|spare| spare.borrow_mut().pop()) {
+        // Only records nobody else holds are kept.
+        if let Some(t) = Arc::get_mut(&mut tags) {
+            *t = RequestTags { id, trace };
+            return tags;
+        }
+    }
+    Arc::new(RequestTags { id, trace })
+}
+
+/// The request of `tags` has ended: the record is kept for the thread's
+/// next request, when nothing else holds it (a handler may have kept its
+/// [`RequestContext`](restlight_core::RequestContext), and the record in
+/// it, past the response) and the thread has room. The ID and trace
+/// context are dropped now either way.
+pub(crate) fn give_back(mut tags: Arc<RequestTags>) {
+    let Some(t) = Arc::get_mut(&mut tags) else { return };
+    *t = RequestTags::default();
+    let _ = SPARE.try_with(|spare| {
+        let mut spare = spare.borrow_mut();
+        if spare.len() < SPARE_TAGS {
+            spare.push(tags);
+        }
+    });
 }
 
 impl RequestSpan {
