@@ -61,11 +61,12 @@ pub(crate) fn tag<B>(
     // of each custom name, and both lookups miss on most requests.
     let mut received = None;
     let mut parent = false;
+    // Each name is compared only with what is on.
     for (name, value) in req.headers() {
-        if *name == settings.request_id_header {
-            received = received.or(Some(value));
+        if settings.request_ids && received.is_none() && *name == settings.request_id_header {
+            received = Some(value);
         }
-        if *name == TRACEPARENT {
+        if settings.trace_context && *name == TRACEPARENT {
             parent = true;
         }
     }
@@ -128,7 +129,9 @@ fn new_tags(id: Option<RequestId>, trace: Option<TraceContext>) -> Arc<RequestTa
     if let Ok(Some(mut tags)) = SPARE.try_with(|spare| spare.borrow_mut().pop()) {
         // Only records nobody else holds are kept.
         if let Some(t) = Arc::get_mut(&mut tags) {
-            *t = RequestTags { id, trace };
+            // Given back empty: nothing to drop.
+            t.id = id;
+            t.trace = trace;
             return tags;
         }
     }
