@@ -141,8 +141,8 @@ fn new_tags(id: Option<RequestId>, trace: Option<TraceContext>) -> Arc<RequestTa
 /// The request of `tags` has ended: the record is kept for the thread's
 /// next request, when nothing else holds it (a handler may have kept its
 /// [`RequestContext`](restlight_core::RequestContext), and the record in
-/// it, past the response) and the thread has room. The ID and trace
-/// context are dropped now either way.
+/// it, past the response) and the thread has room; a record kept here
+/// drops its ID and trace context now.
 pub(crate) fn give_back(mut tags: Arc<RequestTags>) {
     let Some(t) = Arc::get_mut(&mut tags) else { return };
     *t = RequestTags::default();
@@ -180,5 +180,31 @@ fn protocol(v: Version) -> &'static str {
         Version::HTTP_2 => "2",
         Version::HTTP_3 => "3",
         _ => "?",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_still_held_is_neither_cleared_nor_reused() {
+        let id = RequestId::generate();
+        let tags = new_tags(Some(id.clone()), None);
+        // A handler that keeps its context past the response.
+        let kept = Arc::clone(&tags);
+        give_back(tags);
+        let next = new_tags(Some(RequestId::generate()), None);
+        assert_eq!(kept.id.as_ref(), Some(&id), "the kept record keeps its own ID");
+        assert!(!Arc::ptr_eq(&kept, &next), "and is not handed to another request");
+
+        // A record nobody holds is reused, with the new request's tags only.
+        let ptr = Arc::as_ptr(&next);
+        give_back(next);
+        let other = RequestId::generate();
+        let reused = new_tags(Some(other.clone()), None);
+        assert_eq!(Arc::as_ptr(&reused), ptr, "the spare record is reused");
+        assert_eq!(reused.id.as_ref(), Some(&other));
+        assert!(reused.trace.is_none());
     }
 }
