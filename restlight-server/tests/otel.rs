@@ -6,7 +6,8 @@
 //! child; the handler's `TraceContext` carries the exported span's ID.
 //! The export and the server are configured by one file: its `[otel]` table
 //! (endpoint, service name over the code's, sampler, a header the collector
-//! must receive) and its `[server]` switches.
+//! must receive) and its `[server]` switches; the actuator's `config`
+//! endpoint shows those export settings, the header's value masked.
 
 mod support;
 
@@ -82,7 +83,7 @@ fn request_spans_reach_the_collector_with_the_callers_trace() {
     let config = TempFile::new(
         ".toml",
         &format!(
-            "[server]\nrequest_ids = true\ntrace_context = true\n\n[actuator]\nexpose = [\"metrics\"]\n\n\
+            "[server]\nrequest_ids = true\ntrace_context = true\n\n[actuator]\nexpose = [\"metrics\", \"config\"]\n\n\
              [otel]\nendpoint = \"http://{}/v1/traces\"\nservice_name = \"orders\"\nsampler_ratio = 1.0\n\
              headers = {{ x-tenant = \"shop-1\" }}\n",
             collector.local_addr()
@@ -145,6 +146,20 @@ fn request_spans_reach_the_collector_with_the_callers_trace() {
         scrape.lines().any(|l| l.contains("route=\"/orders/{id}\"") && l.contains(&exemplar)),
         "no exemplar for {TRACE} in\n{scrape}"
     );
+
+    // The `config` endpoint shows the export's settings, the header's value masked.
+    let config_text = rt.block_on(async {
+        let url = format!("http://{}/actuator/config", app.local_addr());
+        reqwest::get(url).await.unwrap().text().await.unwrap()
+    });
+    let shown: serde_json::Value = serde_json::from_str(&config_text).unwrap();
+    let otel = &shown["otel"];
+    assert_eq!(otel["enabled"], true, "{config_text}");
+    assert_eq!(otel["endpoint"], format!("http://{}/v1/traces", collector.local_addr()));
+    assert_eq!(otel["serviceName"], "orders");
+    assert_eq!(otel["sampler"]["ratio"], 1.0);
+    assert_eq!(otel["headers"]["x-tenant"], "******");
+    assert!(!config_text.contains("shop-1"), "a header value is shown: {config_text}");
 
     let deadline = Instant::now() + Duration::from_secs(10);
     let spans = loop {

@@ -16,7 +16,8 @@ fn ms(d: std::time::Duration) -> u64 {
 }
 
 /// The effective server options as JSON (durations in milliseconds), with
-/// the defaults resolved, and the actuator, access log and TLS settings.
+/// the defaults resolved, and the actuator, access log, TLS and
+/// OpenTelemetry export settings (the export's header values masked).
 /// The business executor's sizes are read from `app`, the application that
 /// runs (`null` without one, or for a user's own executor).
 pub(crate) fn effective(
@@ -59,7 +60,20 @@ pub(crate) fn effective(
         "tls": effective_tls(options),
         "actuator": actuator.map_or_else(|| json!({ "enabled": false }), effective_actuator),
         "accessLog": effective_access_log(access_log),
+        "otel": effective_otel(),
     })
+}
+
+/// The OpenTelemetry export's settings (feature `otel`): those of the layer
+/// `Otlp::layer` made in this process, header values masked.
+#[cfg(feature = "otel")]
+fn effective_otel() -> Value {
+    crate::ops::otel_effective()
+}
+
+#[cfg(not(feature = "otel"))]
+fn effective_otel() -> Value {
+    json!({ "enabled": false })
 }
 
 fn effective_actuator(a: &Actuator) -> Value {

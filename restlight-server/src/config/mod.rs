@@ -132,7 +132,11 @@
 //!   (code < file < `RESTLIGHT_SERVER_OTEL_*`), and the standard `OTEL_*`
 //!   variables fill what none of these sets. `otel.headers` replaces the
 //!   headers set in code as a whole; `RESTLIGHT_SERVER_OTEL_HEADERS`
-//!   replaces the file's.
+//!   replaces the file's. The `config` endpoint shows, under `otel`, the
+//!   settings of the export `Otlp::layer` set up in the process (every
+//!   source resolved: endpoint, service name, sampler, timeout, and the
+//!   header names with their values masked, as they often hold API keys),
+//!   or `{"enabled": false}` when there is none.
 
 mod apply;
 mod effective;

@@ -155,6 +155,14 @@ pub(crate) struct Pending {
     span: Option<Box<RequestSpan>>,
 }
 
+impl Drop for Pending {
+    fn drop(&mut self) {
+        if let Some(tags) = self.tags.take() {
+            super::trace::give_back(tags);
+        }
+    }
+}
+
 impl std::fmt::Debug for Pending {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Pending").field("started", &self.started).finish_non_exhaustive()
@@ -185,12 +193,9 @@ impl Pending {
         if let Some(id) = self.tags.as_ref().and_then(|t| t.id.as_ref()) {
             res.headers_mut().insert(self.observe.trace.request_id_header.clone(), id.to_header_value());
         }
-        Finish {
-            pending: self,
-            status: res.status().as_u16(),
-            route: res.extensions_mut().remove::<MatchedRoute>(),
-            bytes: 0,
-        }
+        // The route is marked only when something reads it.
+        let route = if self.needs_route() { res.extensions_mut().remove::<MatchedRoute>() } else { None };
+        Finish { pending: self, status: res.status().as_u16(), route, bytes: 0 }
     }
 }
 

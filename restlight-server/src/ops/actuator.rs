@@ -48,7 +48,8 @@ pub enum Endpoint {
     Metrics,
     /// `GET {base}/routes`: the compiled route table.
     Routes,
-    /// `GET {base}/config`: the effective server options.
+    /// `GET {base}/config`: the effective server options, and (feature
+    /// `otel`) the OpenTelemetry export's settings, header values masked.
     Config,
     /// `GET {base}/executors`: the bounded executors' metrics as JSON
     /// (`{"executors": [..]}`), and the IO runtime's under `"io"` when a

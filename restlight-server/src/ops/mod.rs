@@ -21,6 +21,8 @@ pub use health::Health;
 #[cfg(feature = "openapi")]
 pub use openapi::{OpenApiDocs, DEFAULT_JSON_PATH, DEFAULT_UI_PATH, DEFAULT_YAML_PATH};
 #[cfg(feature = "otel")]
+pub(crate) use otel::effective as otel_effective;
+#[cfg(feature = "otel")]
 pub use otel::{OtelGuard, Otlp, OtlpError};
 pub use trace::REQUEST_TARGET;
 

@@ -4,6 +4,7 @@
 //! hyper's client (no gRPC stack).
 
 use std::fmt;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -16,6 +17,7 @@ use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_otlp::{WithExportConfig, WithHttpConfig};
 use opentelemetry_sdk::trace::{Sampler, SdkTracerProvider};
 use opentelemetry_sdk::Resource;
+use serde_json::{json, Value};
 use tracing::Subscriber;
 use tracing_subscriber::registry::LookupSpan;
 use tracing_subscriber::Layer;
@@ -29,6 +31,20 @@ const MAX_ANSWER: usize = 4 * 1024 * 1024;
 const EXPORT_TIMEOUT: Duration = Duration::from_secs(10);
 /// The prefix of the variables that configure the export.
 const ENV_OTEL: &str = "RESTLIGHT_SERVER_OTEL_";
+/// What the `config` endpoint shows instead of a header's value.
+const MASKED: &str = "******";
+
+/// The settings of the last export [`Otlp::layer`] set up in this process,
+/// as the actuator's `config` endpoint shows them; `None` before any.
+static IN_EFFECT: Mutex<Option<Value>> = Mutex::new(None);
+
+/// The export's settings for the `config` endpoint: those of the last layer
+/// [`Otlp::layer`] made in this process, every source resolved, header
+/// values masked; `{"enabled": false}` when none was made (or it was
+/// turned off).
+pub(crate) fn effective() -> Value {
+    IN_EFFECT.lock().unwrap_or_else(PoisonError::into_inner).clone().unwrap_or_else(|| json!({ "enabled": false }))
+}
 
 /// OpenTelemetry export of the request spans (feature `otel`), over
 /// OTLP HTTP/protobuf.
@@ -256,6 +272,7 @@ impl Otlp {
     {
         let env: Vec<(String, String)> = std::env::vars().collect();
         let Resolved { settings, timeout } = self.resolve(&env).map_err(|e| OtlpError(e.to_string()))?;
+        *IN_EFFECT.lock().unwrap_or_else(PoisonError::into_inner) = Some(shown(&settings, timeout, &env));
         if settings.enabled == Some(false) {
             return Ok((None, OtelGuard { provider: None }));
         }
@@ -286,6 +303,56 @@ impl Otlp {
         let layer = tracing_opentelemetry::layer().with_tracer(tracer);
         Ok((Some(layer), OtelGuard { provider: Some(provider) }))
     }
+}
+
+/// The resolved settings as the `config` endpoint shows them: what the
+/// exporter will use, the standard variables and defaults filled in where
+/// nothing else set a key; header names with their values masked (they
+/// often hold API keys).
+fn shown(settings: &OtelSection, timeout: Duration, env: &[(String, String)]) -> Value {
+    if settings.enabled == Some(false) {
+        return json!({ "enabled": false });
+    }
+    let var = |name: &str| env.iter().find(|(n, _)| n == name).map(|(_, v)| v.trim()).filter(|v| !v.is_empty());
+    let endpoint = settings.endpoint.clone().or_else(|| var("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT").map(str::to_owned));
+    let endpoint = endpoint
+        .or_else(|| var("OTEL_EXPORTER_OTLP_ENDPOINT").map(|e| format!("{}/v1/traces", e.trim_end_matches('/'))))
+        .unwrap_or_else(|| "http://localhost:4318/v1/traces".to_owned());
+    let from_attributes = || {
+        var("OTEL_RESOURCE_ATTRIBUTES")?
+            .split(',')
+            .find_map(|kv| kv.trim().strip_prefix("service.name=").map(|v| v.trim().to_owned()))
+    };
+    let service = settings
+        .service_name
+        .clone()
+        .or_else(|| var("OTEL_SERVICE_NAME").map(str::to_owned))
+        .or_else(from_attributes)
+        .unwrap_or_else(|| "unknown_service".to_owned());
+    let sampler = match settings.sampler_ratio {
+        Some(ratio) => json!({ "name": "parentbased_traceidratio", "ratio": ratio }),
+        None => match var("OTEL_TRACES_SAMPLER") {
+            Some(name) => json!({ "name": name, "arg": var("OTEL_TRACES_SAMPLER_ARG") }),
+            None => json!({ "name": "parentbased_always_on" }),
+        },
+    };
+    let mut headers = serde_json::Map::new();
+    for kv in var("OTEL_EXPORTER_OTLP_HEADERS").unwrap_or_default().split(',') {
+        if let Some((name, _)) = kv.split_once('=') {
+            headers.insert(name.trim().to_ascii_lowercase(), MASKED.into());
+        }
+    }
+    for name in settings.headers.iter().flatten().map(|(name, _)| name) {
+        headers.insert(name.to_ascii_lowercase(), MASKED.into());
+    }
+    json!({
+        "enabled": true,
+        "endpoint": endpoint,
+        "serviceName": service,
+        "sampler": sampler,
+        "headers": headers,
+        "timeoutMs": u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX),
+    })
 }
 
 /// Sends the spans still waiting when dropped (or at
@@ -482,6 +549,36 @@ mod tests {
         assert!(err.to_string().contains("not an http:// URL"), "{err}");
         // Only the export's variables are read here.
         assert!(Otlp::new().resolve(&env(&[("RESTLIGHT_SERVER_PORT", "not a port")])).is_ok());
+    }
+
+    #[test]
+    fn the_config_endpoint_shows_the_resolved_settings_with_header_values_masked() {
+        let f = file("[otel]\nservice_name = \"orders\"\nheaders = { authorization = \"Bearer secret-key\" }\n");
+        let vars = env(&[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4318/"),
+            ("OTEL_EXPORTER_OTLP_HEADERS", "X-Tenant=t1,api-key=other-secret"),
+            ("RESTLIGHT_SERVER_OTEL_SAMPLER_RATIO", "0.25"),
+        ]);
+        let r = Otlp::new().timeout(Duration::from_millis(1500)).config_file(f.path()).unwrap().resolve(&vars).unwrap();
+        let v = shown(&r.settings, r.timeout, &vars);
+        assert_eq!(v["enabled"], true);
+        assert_eq!(v["endpoint"], "http://collector:4318/v1/traces", "the standard variable, with the signal's path");
+        assert_eq!(v["serviceName"], "orders");
+        assert_eq!(v["sampler"], json!({ "name": "parentbased_traceidratio", "ratio": 0.25 }));
+        assert_eq!(v["timeoutMs"], 1500);
+        assert_eq!(v["headers"], json!({ "authorization": MASKED, "x-tenant": MASKED, "api-key": MASKED }));
+        let text = v.to_string();
+        assert!(!text.contains("secret") && !text.contains("t1"), "a header value is shown: {text}");
+
+        // Nothing set: the defaults the exporter uses.
+        let r = Otlp::new().resolve(&[]).unwrap();
+        let v = shown(&r.settings, r.timeout, &[]);
+        assert_eq!(v["endpoint"], "http://localhost:4318/v1/traces");
+        assert_eq!(v["serviceName"], "unknown_service");
+        assert_eq!(v["sampler"]["name"], "parentbased_always_on");
+        assert_eq!(v["timeoutMs"], 10_000);
+        let off = Otlp::new().enabled(false).resolve(&[]).unwrap();
+        assert_eq!(shown(&off.settings, off.timeout, &[]), json!({ "enabled": false }));
     }
 
     /// Whether a span made under `otlp`'s layer gets an OpenTelemetry span.

@@ -1,6 +1,7 @@
 //! Request IDs and W3C Trace Context on the server: what a request is
 //! tagged with when it arrives, and its `tracing` span.
 
+use std::cell::RefCell;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -60,11 +61,12 @@ pub(crate) fn tag<B>(
     // of each custom name, and both lookups miss on most requests.
     let mut received = None;
     let mut parent = false;
+    // Each name is compared only with what is on.
     for (name, value) in req.headers() {
-        if *name == settings.request_id_header {
-            received = received.or(Some(value));
+        if settings.request_ids && received.is_none() && *name == settings.request_id_header {
+            received = Some(value);
         }
-        if *name == TRACEPARENT {
+        if settings.trace_context && *name == TRACEPARENT {
             parent = true;
         }
     }
@@ -107,7 +109,49 @@ pub(crate) fn tag<B>(
         }
         Box::new(RequestSpan { span, method: req.method().clone() })
     });
-    (Arc::new(RequestTags { id, trace }), span)
+    (new_tags(id, trace), span)
+}
+
+/// The most spare tag records a thread keeps.
+const SPARE_TAGS: usize = 64;
+
+thread_local! {
+    /// Tag records whose requests have ended on this thread, for its next
+    /// requests: once a thread has served a few, tagging a request
+    /// allocates nothing (the record is shared with the application, so it
+    /// cannot live in the request's own state).
+    static SPARE: RefCell<Vec<Arc<RequestTags>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A shared record of `id` and `trace`: a spare one of this thread's, or a
+/// new one.
+fn new_tags(id: Option<RequestId>, trace: Option<TraceContext>) -> Arc<RequestTags> {
+    if let Ok(Some(mut tags)) = SPARE.try_with(|spare| spare.borrow_mut().pop()) {
+        // Only records nobody else holds are kept.
+        if let Some(t) = Arc::get_mut(&mut tags) {
+            // Given back empty: nothing to drop.
+            t.id = id;
+            t.trace = trace;
+            return tags;
+        }
+    }
+    Arc::new(RequestTags { id, trace })
+}
+
+/// The request of `tags` has ended: the record is kept for the thread's
+/// next request, when nothing else holds it (a handler may have kept its
+/// [`RequestContext`](restlight_core::RequestContext), and the record in
+/// it, past the response) and the thread has room; a record kept here
+/// drops its ID and trace context now.
+pub(crate) fn give_back(mut tags: Arc<RequestTags>) {
+    let Some(t) = Arc::get_mut(&mut tags) else { return };
+    *t = RequestTags::default();
+    let _ = SPARE.try_with(|spare| {
+        let mut spare = spare.borrow_mut();
+        if spare.len() < SPARE_TAGS {
+            spare.push(tags);
+        }
+    });
 }
 
 impl RequestSpan {
@@ -136,5 +180,31 @@ fn protocol(v: Version) -> &'static str {
         Version::HTTP_2 => "2",
         Version::HTTP_3 => "3",
         _ => "?",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_still_held_is_neither_cleared_nor_reused() {
+        let id = RequestId::generate();
+        let tags = new_tags(Some(id.clone()), None);
+        // A handler that keeps its context past the response.
+        let kept = Arc::clone(&tags);
+        give_back(tags);
+        let next = new_tags(Some(RequestId::generate()), None);
+        assert_eq!(kept.id.as_ref(), Some(&id), "the kept record keeps its own ID");
+        assert!(!Arc::ptr_eq(&kept, &next), "and is not handed to another request");
+
+        // A record nobody holds is reused, with the new request's tags only.
+        let ptr = Arc::as_ptr(&next);
+        give_back(next);
+        let other = RequestId::generate();
+        let reused = new_tags(Some(other.clone()), None);
+        assert_eq!(Arc::as_ptr(&reused), ptr, "the spare record is reused");
+        assert_eq!(reused.id.as_ref(), Some(&other));
+        assert!(reused.trace.is_none());
     }
 }
