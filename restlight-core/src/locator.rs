@@ -240,7 +240,11 @@ pub fn flatten_root<S: SubResource>(info: &'static LocatorInfo, step: StepFactor
                 interceptors: sub.interceptors,
                 file: sub.file,
                 line: sub.line,
+                #[cfg(feature = "openapi")]
                 doc: merge_docs(sub.doc, info.doc),
+                // Without OpenAPI the docs are `()`: nothing to merge.
+                #[cfg(not(feature = "openapi"))]
+                doc: sub.doc,
             };
             let make = sub.factory;
             let factory: LocatedFactory = Arc::new(move |b: &mut Bindings<'_>| {
@@ -285,7 +289,10 @@ pub fn flatten_nested<P: SubResource, S: SubResource>(
                 name: format!("{} -> {}", info.name, sub.name),
                 file: sub.file,
                 line: sub.line,
+                #[cfg(feature = "openapi")]
                 doc: merge_docs(sub.doc, info.doc),
+                #[cfg(not(feature = "openapi"))]
+                doc: sub.doc,
                 interceptors: sub.interceptors,
                 factory: Arc::new(move |b: &mut Bindings<'_>| {
                     let step = step(b)?;
@@ -405,11 +412,6 @@ fn merge_docs(sub: crate::route_doc::DocRef, locator: crate::route_doc::DocRef) 
         params: Box::leak(params.into_boxed_slice()),
         responses: sub.responses,
     }))
-}
-
-#[cfg(not(feature = "openapi"))]
-fn merge_docs(sub: crate::route_doc::DocRef, _locator: crate::route_doc::DocRef) -> crate::route_doc::DocRef {
-    sub
 }
 
 #[cfg(test)]

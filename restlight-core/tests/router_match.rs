@@ -150,7 +150,7 @@ fn mixed_segments_capture_like_the_equivalent_regex() {
     let alphabet = ['-', 'a', '.', 'x', 'y'];
     for (template, re) in cases {
         let r = router(&[template]);
-        let re = regex::Regex::new(re).unwrap();
+        let re = regex_lite::Regex::new(re).unwrap();
         for len in 1..=6u32 {
             for mut code in 0..5usize.pow(len) {
                 let mut text = String::new();

@@ -16,9 +16,12 @@
 //! # Path templates
 //!
 //! `{name}` matches one segment, `{name: regex}` what the regex matches (it
-//! may contain braces, `\d{3}`, and span segments, `{path: .*}`); variables and
-//! text mix within a segment (`/v{major}.{minor}`). The impl block's path and
-//! the method's are joined with one `/`, and a trailing `/` is dropped.
+//! may contain braces, `\d{3}`, and span segments, `{path: .*}`; it must
+//! compile with the router's engine, `regex-lite`: no look-around, no
+//! backreferences, no Unicode classes such as `\p{L}`, and `\d`, `\w`, `\s`
+//! are ASCII); variables and text mix within a segment (`/v{major}.{minor}`).
+//! The impl block's path and the method's are joined with one `/`, and a
+//! trailing `/` is dropped.
 //!
 //! # Compile-time checks
 //!

@@ -6,7 +6,7 @@
 //! from, and errors pointing a caret at the fault inside it. Duplicate
 //! variables are checked by `validate` over the route's full template (the
 //! impl block's path and the method's); regexes must compile with the
-//! `regex` crate as `^(?:regex)$` (also checked by `validate`).
+//! router's engine, `regex-lite`, as `^(?:regex)$` (checked by `validate`).
 
 use std::fmt::Write as _;
 use std::ops::Range;

@@ -275,37 +275,39 @@ fn scheduled_io(cx: &mut Ctxt, route: &Route) {
     }
 }
 
-/// Every regex of a template compiles.
+/// Every regex of a template compiles with the router's engine
+/// (`regex-lite`), as the router compiles it: `^(?:regex)$`.
 fn regexes(cx: &mut Ctxt, t: &Template) {
     for var in t.vars() {
         let (Some(re), Some(at)) = (&var.regex, &var.regex_at) else {
             continue;
         };
-        // Alone first, for an error that points into the user's regex; then
+        // Alone first, so that the reason is about the user's regex; then
         // as the router compiles it.
-        let compiled = regex::Regex::new(re).and_then(|_| regex::Regex::new(&format!("^(?:{re})$")));
+        let compiled = regex_lite::Regex::new(re).and_then(|_| regex_lite::Regex::new(&format!("^(?:{re})$")));
         if let Err(e) = compiled {
-            let detail = match e {
-                regex::Error::Syntax(s) => {
-                    s.strip_prefix("regex parse error:").map_or(s.as_str(), |d| d.trim_start_matches('\n')).to_owned()
-                }
-                other => other.to_string(),
-            };
             cx.push(template::error_at(
                 &t.lit,
                 at.clone(),
-                &format!("invalid regex in the variable `{}`", var.name),
-                &format!(
-                    "the regex must compile with the `regex` crate (no look-around, no backreferences):\n{}",
-                    indent(&detail)
-                ),
+                &format!("invalid regex in the variable `{}`: {e}", var.name),
+                &regex_help(re),
             ));
         }
     }
 }
 
-fn indent(text: &str) -> String {
-    text.lines().map(|l| format!("  {l}").trim_end().to_owned()).collect::<Vec<_>>().join("\n")
+/// What the router's regex engine lacks, and what to write instead.
+fn regex_help(re: &str) -> String {
+    const ENGINE: &str = "route regexes compile with `regex-lite`: no look-around, no backreferences, \
+                          no Unicode classes, and `\\d`, `\\w`, `\\s` are ASCII";
+    if re.contains("\\p") || re.contains("\\P") {
+        format!(
+            "{ENGINE}; the router matches the raw (percent-encoded) path, so write an ASCII class such as \
+             `[a-zA-Z]+`, or take any segment (`{{name}}`) and check the decoded value in the handler"
+        )
+    } else {
+        ENGINE.to_owned()
+    }
 }
 
 /// No variable appears twice in the full template made of `parts`.

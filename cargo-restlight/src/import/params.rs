@@ -153,7 +153,7 @@ pub(crate) fn scalar_param<'d>(
     let mut pattern = None;
     if location == Location::Path {
         if let Some(p) = types.resolve(value_schema).get("pattern").and_then(Value::as_str) {
-            match segment_regex(p) {
+            match segment_regex(p).and_then(|re| route_regex(p, re)) {
                 Ok(re) => pattern = Some(re),
                 Err(why) => w.add(
                     &format!("{s_ptr}/pattern"),
@@ -275,6 +275,19 @@ pub(crate) fn segment_regex(pattern: &str) -> Result<String, String> {
         )
     })?;
     Ok(re)
+}
+
+/// `re` (from [`segment_regex`]) if the router's regex engine, `regex-lite`,
+/// compiles it as the route's template does: no Unicode classes (`\p{L}`),
+/// which the macros would refuse in the generated code.
+///
+/// # Errors
+/// The engine's reason.
+pub(crate) fn route_regex(pattern: &str, re: String) -> Result<String, String> {
+    match regex_lite::Regex::new(&format!("^(?:{re})$")) {
+        Ok(_) => Ok(re),
+        Err(e) => Err(format!("`{pattern}` is not a regex the router's engine (`regex-lite`) compiles: {e}")),
+    }
 }
 
 /// The alternatives of a regex split at its `|`s outside groups and classes.
@@ -434,6 +447,15 @@ mod tests {
         // What the route cannot keep: an anchor inside, a look-ahead.
         assert!(segment_regex(r"(^a)b").unwrap_err().contains("not at an end"));
         assert!(segment_regex(r"^(?=a)\w+$").unwrap_err().contains("not a regex of the `regex` crate"));
+        // A Unicode class compiles with `regex` (a query parameter's type
+        // checks it) but not in a route.
+        let letters = segment_regex(r"^\p{L}+$").unwrap();
+        let refused = route_regex(r"^\p{L}+$", letters).unwrap_err();
+        assert!(
+            refused.contains(r"`^\p{L}+$` is not a regex the router's engine (`regex-lite`) compiles"),
+            "{refused}"
+        );
+        assert_eq!(route_regex(r"^\d{13}$", r"\d{13}".into()).as_deref(), Ok(r"\d{13}"));
 
         // The translated regex accepts, on a whole segment, what the
         // pattern finds in it, and nothing else.

@@ -44,8 +44,8 @@ impl Table {
         routes: Vec<Arc<CompiledRoute>>,
         strict: bool,
     ) -> Result<(Self, Vec<RouterProblem>), RouterError> {
-        let entries: Vec<RouteEntry> = routes.iter().map(|r| r.entry.clone()).collect();
-        let (router, warnings) = Router::new(&entries)?;
+        let entries: Vec<&RouteEntry> = routes.iter().map(|r| &r.entry).collect();
+        let (router, warnings) = Router::of_refs(&entries)?;
         let router = router.strict(strict);
         Ok((Self { router, routes, warnings: warnings.clone() }, warnings))
     }

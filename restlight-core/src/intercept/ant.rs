@@ -23,7 +23,7 @@
 
 use std::fmt;
 
-use regex::Regex;
+use regex_lite::Regex;
 use restlight_grammar::ant::{self as grammar, AntSegment, AntToken};
 
 /// One character position of a segment pattern.
@@ -206,7 +206,7 @@ fn segment(parsed: &[AntToken<'_>]) -> Result<Seg, String> {
             }
             AntToken::Lit(c) => {
                 toks.push(Tok::Lit(*c));
-                regex.push_str(&regex::escape(c.encode_utf8(&mut [0; 4])));
+                regex.push_str(&regex_lite::escape(c.encode_utf8(&mut [0; 4])));
             }
         }
     }

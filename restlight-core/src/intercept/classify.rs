@@ -128,7 +128,7 @@ pub(crate) fn route_pattern_of(
     parsed: Option<&restlight_grammar::template::Template<'_>>,
 ) -> AntPattern {
     let compiled = match parsed {
-        Some(parsed) => template::compile(parsed),
+        Some(parsed) => Ok(template::compile(parsed)),
         None => template::parse(template_src),
     };
     let Ok(t) = compiled else {

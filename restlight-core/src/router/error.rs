@@ -116,7 +116,7 @@ pub enum RouterProblem {
         var: String,
         /// Its regex.
         regex: String,
-        /// The regex crate's reason.
+        /// The regex engine's (`regex-lite`) reason.
         reason: String,
     },
     /// A template whose matcher cannot be compiled.

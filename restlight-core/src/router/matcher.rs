@@ -8,7 +8,7 @@
 use rustc_hash::FxHashMap as HashMap;
 use std::fmt::Write as _;
 
-use regex::Regex;
+use regex_lite::Regex;
 use smallvec::SmallVec;
 
 use super::decode::{parse_path, ParsedPath};

@@ -9,6 +9,11 @@
 //! that can match `/` (`{path: .*}`) spans segments; it matches at least one
 //! segment (a variable sharing a segment with literal text may match
 //! nothing: `/files{rest: (?:/.*)?}` matches `/files` and `/files/a/b`).
+//! Regexes compile with [`regex-lite`](https://docs.rs/regex-lite), the
+//! regex team's small engine: classes, counted repetition, alternation,
+//! groups and flags as in `regex`, but no Unicode classes (`\p{L}`: a
+//! startup error, and a compile error in the macros), and `\d`, `\w`, `\s`
+//! match ASCII only, which is what a raw, percent-encoded path holds.
 //! The leading `/` is optional, one trailing `/` is ignored in templates
 //! and in requests, unless a route's [`Conditions`] refuse it
 //! ([`Conditions::trailing_slash`], as the Spring front end does): a
@@ -227,13 +232,21 @@ impl Router {
     /// equivalent templates, same consumes, same produces), each with
     /// both names and both locations.
     pub fn new(entries: &[RouteEntry]) -> Result<(Router, Vec<RouterProblem>), RouterError> {
+        Self::of_refs(&entries.iter().collect::<Vec<_>>())
+    }
+
+    /// [`Router::new`] over entries held elsewhere (the application's
+    /// compiled routes), so that startup does not copy them.
+    pub(crate) fn of_refs(entries: &[&RouteEntry]) -> Result<(Router, Vec<RouterProblem>), RouterError> {
         let mut problems: Vec<RouterProblem> = Vec::new();
         let mut by_shape: BTreeMap<String, (Template, Vec<usize>)> = BTreeMap::new();
         let mut var_names: Vec<Vec<Arc<str>>> = vec![Vec::new(); entries.len()];
-        for (i, entry) in entries.iter().enumerate() {
+        for (i, &entry) in entries.iter().enumerate() {
+            // A template the macros parsed had its regexes checked at
+            // compile time, with the same engine: none is compiled twice.
             let compiled = match &entry.parsed {
-                Some(parsed) => template::compile(parsed),
-                None => template::parse(&entry.template),
+                Some(parsed) => Ok(template::compile(parsed)),
+                None => template::parse(&entry.template).and_then(|t| template::check_regexes(&t).map(|()| t)),
             };
             match compiled {
                 Ok(t) => {
@@ -267,20 +280,20 @@ impl Router {
         let mut groups: Vec<(Template, Vec<usize>)> = ranked.into_iter().map(|(t, m, _, _)| (t, m)).collect();
         let mut conflicts = Vec::new();
         for (_, members) in &mut groups {
-            members.sort_by_cached_key(|&i| tie_order(&entries[i], i));
-            let refs: Vec<&RouteEntry> = members.iter().map(|&i| &entries[i]).collect();
+            members.sort_by_cached_key(|&i| tie_order(entries[i], i));
+            let refs: Vec<&RouteEntry> = members.iter().map(|&i| entries[i]).collect();
             conflicts.extend(conflict::conflicts(&refs));
         }
         let mut router =
             Router { tree: Tree::default(), groups: Vec::new(), routes: Vec::new(), any: any(), strict: false };
         for (id, (template, members)) in groups.iter().enumerate() {
             if let Err(e) = router.tree.insert(template, id) {
-                let first = &entries[members[0]];
+                let first = entries[members[0]];
                 problems.push(RouterProblem::Unroutable { route: first.clone(), reason: e });
             }
             let ids: Vec<usize> = (router.routes.len()..router.routes.len() + members.len()).collect();
             for &i in members {
-                let e = &entries[i];
+                let e = entries[i];
                 router.routes.push(Route {
                     index: i,
                     method: e.method.clone(),
@@ -298,7 +311,7 @@ impl Router {
             return Err(RouterError::new(problems));
         }
         let listed: Vec<(&Template, Vec<&RouteEntry>)> =
-            groups.iter().map(|(t, m)| (t, m.iter().map(|&i| &entries[i]).collect())).collect();
+            groups.iter().map(|(t, m)| (t, m.iter().map(|&i| entries[i]).collect())).collect();
         let mut warnings = conflict::shadowed(&listed);
         for (_, members) in &listed {
             warnings.extend(conflict::outranked(members));

@@ -116,12 +116,12 @@ pub(crate) fn raw_literal(lit: &str) -> String {
     let mut out = String::with_capacity(lit.len());
     for c in lit.chars() {
         if c.is_ascii_alphanumeric() || "-._~".contains(c) {
-            out.push_str(&regex::escape(c.encode_utf8(&mut [0; 4])));
+            out.push_str(&regex_lite::escape(c.encode_utf8(&mut [0; 4])));
             continue;
         }
         out.push_str("(?:");
         if c != '/' {
-            out.push_str(&regex::escape(c.encode_utf8(&mut [0; 4])));
+            out.push_str(&regex_lite::escape(c.encode_utf8(&mut [0; 4])));
             out.push('|');
         }
         for byte in c.encode_utf8(&mut [0; 4]).bytes() {

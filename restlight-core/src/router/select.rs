@@ -254,6 +254,22 @@ fn union<'a>(lists: impl Iterator<Item = &'a Vec<MediaType>>) -> Vec<MediaType> 
 pub(crate) fn allow_header(methods: &mut Vec<Method>) -> HeaderValue {
     methods.sort_by(|a, b| method_rank(a).cmp(&method_rank(b)));
     methods.dedup();
+    // The common sets without building and checking a string (startup
+    // computes one per template).
+    let common = match methods.as_slice() {
+        [m, o] if *o == Method::OPTIONS => match *m {
+            Method::POST => Some("POST, OPTIONS"),
+            Method::PUT => Some("PUT, OPTIONS"),
+            Method::DELETE => Some("DELETE, OPTIONS"),
+            Method::PATCH => Some("PATCH, OPTIONS"),
+            _ => None,
+        },
+        [g, h, o] if *g == Method::GET && *h == Method::HEAD && *o == Method::OPTIONS => Some("GET, HEAD, OPTIONS"),
+        _ => None,
+    };
+    if let Some(text) = common {
+        return HeaderValue::from_static(text);
+    }
     let text = methods.iter().map(Method::as_str).collect::<Vec<_>>().join(", ");
     // Method names are tokens, so this is a valid header value.
     HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static("OPTIONS"))

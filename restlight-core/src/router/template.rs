@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use regex::Regex;
+use regex_lite::Regex;
 use restlight_grammar::template::{self as grammar, TemplateError};
 
 use super::precedence::Key;
@@ -59,24 +59,56 @@ pub(crate) enum Fault {
         name: String,
         /// Its regex.
         regex: String,
-        /// The regex crate's reason, its last line.
+        /// The regex engine's (`regex-lite`) reason.
         reason: String,
     },
 }
 
-/// Parses a template, reporting every mistake found.
+/// Parses a template, reporting every mistake the grammar finds. Its
+/// regexes are not compiled here: see [`check_regexes`].
 pub(crate) fn parse(src: &str) -> Result<Template, Vec<Fault>> {
     let parsed = grammar::Template::parse(src).map_err(|e| e.into_iter().map(Fault::Syntax).collect::<Vec<_>>())?;
-    compile(&parsed)
+    Ok(compile(&parsed))
+}
+
+/// The variables whose regex does not compile as `^(?:regex)$`, for a
+/// template the macros did not check (built at run time). Compiling a regex
+/// only to check it costs startup, so templates the macros checked at
+/// compile time, with the same engine, skip this.
+pub(crate) fn check_regexes(t: &Template) -> Result<(), Vec<Fault>> {
+    let faults: Vec<Fault> = t
+        .vars
+        .iter()
+        .filter_map(|var| {
+            let re = var.regex.as_deref()?;
+            let e = Regex::new(&format!("^(?:{re})$")).err()?;
+            let why = e.to_string();
+            let reason = why.lines().last().unwrap_or_default().trim().to_owned();
+            Some(Fault::Regex { name: var.name.to_string(), regex: re.to_owned(), reason })
+        })
+        .collect();
+    if faults.is_empty() {
+        Ok(())
+    } else {
+        Err(faults)
+    }
 }
 
 /// Compiles a template the grammar parsed (at startup, or in the macros at
-/// compile time): splits it into segments and checks its regexes.
-pub(crate) fn compile(parsed: &grammar::Template<'_>) -> Result<Template, Vec<Fault>> {
+/// compile time) into segments.
+pub(crate) fn compile(parsed: &grammar::Template<'_>) -> Template {
     let rooted = matches!(parsed.pieces().first(), Some(grammar::Piece::Literal(lit)) if lit.text.starts_with('/'));
-    let mut segments: Vec<Vec<Piece>> = vec![Vec::new()];
-    let mut vars = Vec::new();
-    let mut faults = Vec::new();
+    // Sized once: a template is compiled for every route at startup.
+    let (mut slashes, mut var_count) = (0, 0);
+    for piece in parsed.pieces() {
+        match piece {
+            grammar::Piece::Literal(lit) => slashes += lit.text.bytes().filter(|&b| b == b'/').count(),
+            grammar::Piece::Var(_) => var_count += 1,
+        }
+    }
+    let mut segments: Vec<Vec<Piece>> = Vec::with_capacity(slashes + 1);
+    segments.push(Vec::new());
+    let mut vars = Vec::with_capacity(var_count);
     for piece in parsed.pieces() {
         match piece {
             grammar::Piece::Literal(lit) => {
@@ -91,25 +123,12 @@ pub(crate) fn compile(parsed: &grammar::Template<'_>) -> Result<Template, Vec<Fa
                 }
             }
             grammar::Piece::Var(var) => {
-                let mut multi = false;
-                if let Some(re) = var.regex.as_deref() {
-                    match Regex::new(&format!("^(?:{re})$")) {
-                        Ok(_) => multi = may_match_slash(re),
-                        Err(e) => {
-                            let why = e.to_string();
-                            let reason = why.lines().last().unwrap_or_default().trim().to_owned();
-                            faults.push(Fault::Regex { name: var.name.to_string(), regex: re.to_owned(), reason });
-                        }
-                    }
-                }
+                let multi = var.regex.as_deref().is_some_and(may_match_slash);
                 let regex = var.regex.as_deref().map(str::to_owned);
                 push(&mut segments, Piece::Var(vars.len()));
                 vars.push(Var { name: var.name.as_ref().into(), regex, multi });
             }
         }
-    }
-    if !faults.is_empty() {
-        return Err(faults);
     }
     if rooted {
         segments.remove(0);
@@ -124,7 +143,7 @@ pub(crate) fn compile(parsed: &grammar::Template<'_>) -> Result<Template, Vec<Fa
         None => "{}".to_owned(),
     });
     let key = Key::of(&segments, &vars);
-    Ok(Template { segments, vars, tail_start, shape, key })
+    Template { segments, vars, tail_start, shape, key }
 }
 
 fn push(segments: &mut [Vec<Piece>], piece: Piece) {
@@ -139,7 +158,8 @@ pub(crate) fn shape(segments: &[Vec<Piece>], vars: &[Var], var: impl Fn(&Var) ->
     if segments.is_empty() {
         return "/".to_owned();
     }
-    let mut out = String::new();
+    let lits: usize = segments.iter().flatten().map(|p| if let Piece::Lit(t) = p { t.len() } else { 2 }).sum();
+    let mut out = String::with_capacity(lits + segments.len());
     for seg in segments {
         out.push('/');
         for piece in seg {
@@ -153,14 +173,33 @@ pub(crate) fn shape(segments: &[Vec<Piece>], vars: &[Var], var: impl Fn(&Var) ->
 }
 
 /// Appends literal text with `{`, `}`, `%` and `/` percent-encoded.
+/// The text between two such characters is copied in one piece.
 pub(crate) fn push_escaped(out: &mut String, text: &str) {
-    for c in text.chars() {
-        match c {
-            '{' => out.push_str("%7B"),
-            '}' => out.push_str("%7D"),
-            '%' => out.push_str("%25"),
-            '/' => out.push_str("%2F"),
-            c => out.push(c),
-        }
+    let mut rest = text;
+    while let Some(at) = rest.find(['{', '}', '%', '/']) {
+        out.push_str(&rest[..at]);
+        out.push_str(match rest.as_bytes()[at] {
+            b'{' => "%7B",
+            b'}' => "%7D",
+            b'%' => "%25",
+            _ => "%2F",
+        });
+        rest = &rest[at + 1..];
+    }
+    out.push_str(rest);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_escaped;
+
+    #[test]
+    fn escapes_braces_percent_and_slash_between_plain_runs() {
+        let mut out = String::from("/");
+        push_escaped(&mut out, "a{b}c%d/e");
+        assert_eq!(out, "/a%7Bb%7Dc%25d%2Fe");
+        let mut plain = String::new();
+        push_escaped(&mut plain, "plain-text.é");
+        assert_eq!(plain, "plain-text.é");
     }
 }
