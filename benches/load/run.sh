@@ -40,13 +40,13 @@ if [[ ${#need[@]} -gt 0 ]]; then
 fi
 
 # The bench crate is its own workspace with its own target dir: it never takes
-# the root workspace's build lock.
+# the root workspace's build lock. build.sh builds each server on its own, so
+# no peer's dependency features reach another peer's binary.
 export CARGO_TARGET_DIR="$here/target"
-manifest="$here/Cargo.toml"
 echo "building the servers (release, thin LTO, 1 codegen unit)..." >&2
-if ! cargo build --release --manifest-path "$manifest" --features restlight --bins >&2; then
+if ! "$here/build.sh" restlight >&2; then
     echo "WARNING: Restlight does not build; measuring the peers only" >&2
-    cargo build --release --manifest-path "$manifest" --bins >&2
+    "$here/build.sh" >&2
     rm -f "$CARGO_TARGET_DIR/release/restlight"
 fi
 
