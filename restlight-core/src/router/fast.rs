@@ -194,8 +194,8 @@ impl Fast {
                 // (which must take the rest of the text).
                 Elem::Alt(alts) if alts.len() == 1 || last => {
                     let rest = &bytes[pos..];
-                    let fits = |a: &&Box<str>| if last { rest == a.as_bytes() } else { rest.starts_with(a.as_bytes()) };
-                    match alts.iter().find(fits) {
+                    let fits = |a: &&[u8]| if last { rest == *a } else { rest.starts_with(a) };
+                    match alts.iter().map(|a| a.as_bytes()).find(fits) {
                         Some(a) => pos += a.len(),
                         None => return false,
                     }
@@ -344,6 +344,20 @@ impl Memo {
             *w |= 1 << (at % 64);
         }
     }
+}
+
+/// Whether `re` is matched by hand and so certainly compiles with
+/// `regex-lite` too, which startup then need not check by compiling it:
+/// its shape is recognised and its counted repetitions are small (a large
+/// count such as `\d{1000000}` can exceed `regex-lite`'s size limit).
+pub(crate) fn compiles(re: &str) -> bool {
+    const SMALL: u32 = 1000;
+    parse(re).is_some_and(|elems| {
+        elems.iter().all(|e| match *e {
+            Elem::Rep { min, max, .. } => min <= SMALL && (max <= SMALL || max == u32::MAX),
+            _ => true,
+        })
+    })
 }
 
 /// The elements of a variable's regex `re` (matched as `(?:re)`), or `None`
@@ -797,6 +811,42 @@ mod tests {
         ] {
             assert!(parse(re).is_none(), "{re} should be left to regex-lite");
         }
+    }
+
+    /// Random regexes from the pieces of the syntax: whatever the
+    /// recogniser takes must compile with `regex-lite` and match as it does.
+    #[test]
+    fn random_regexes_taken_by_hand_agree_with_regex_lite() {
+        const PIECES: &[&str] = &[
+            "a", "b", "0", "-", "/", ".", "\\d", "\\w", "\\S", "\\.", "\\-", "[", "]", "^", "(", ")", "(?:", "|", "+",
+            "*", "?", "{2}", "{1,3}", "{2,}", "{,2}", "[a-c]", "[^/]", "[-]", "[]]", "a-z", "%", "&", "~", "$", "{",
+        ];
+        const TEXT: &[&str] = &["a", "b", "c", "0", "-", "/", ".", "_", "é", "%2F", "]", "^", "x"];
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        let mut taken = 0;
+        for _ in 0..40_000 {
+            let len = 1 + rng.below(7);
+            let re: String = (0..len).map(|_| PIECES[rng.below(PIECES.len())]).collect();
+            if parse(&re).is_none() {
+                continue;
+            }
+            taken += 1;
+            assert!(super::compiles(&re), "{re}: taken by hand, but said not to compile");
+            let src = format!("/u/{{v: {re}}}");
+            let Ok(t) = template::parse(&src) else { continue };
+            let segments = match t.tail_start {
+                Some(start) => &t.segments[start..],
+                None => &t.segments[t.segments.len() - 1..],
+            };
+            let f = Fast::of(&t, segments).unwrap_or_else(|| panic!("{src}: not recognised"));
+            let (regex_src, count) = regex_source(&t, segments);
+            let regex = Regex::new(&regex_src).unwrap_or_else(|e| panic!("{re}: taken by hand, but {e}"));
+            for _ in 0..200 {
+                let text: String = (0..rng.below(6)).map(|_| TEXT[rng.below(TEXT.len())]).collect();
+                assert_eq!(fast(&f, &text), slow(&regex, count, &text), "{src} on {text:?}");
+            }
+        }
+        assert!(taken > 1000, "only {taken} random regexes were taken by hand");
     }
 
     #[test]
