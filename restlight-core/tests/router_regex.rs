@@ -44,6 +44,15 @@ fn regex_table() {
         ("/n/{id: \\w+}", "/n/a/b", None),
         ("/n/{id: [^/]+}", "/n/a", Some(&[("id", "a")])),
         ("/n/{id: [^/]+}", "/n/a/b", None),
+        // literal text next to a constrained variable may arrive escaped;
+        // regexes see the raw text and their values are decoded after
+        ("/at/{a: \\d+}@{b: [a-z]+}", "/at/1%40x", Some(&[("a", "1"), ("b", "x")])),
+        ("/at/{a: \\d+}@{b: [a-z]+}", "/at/1@x", Some(&[("a", "1"), ("b", "x")])),
+        ("/u/{n: [^/]+}", "/u/%C3%A9t%C3%A9", Some(&[("n", "été")])),
+        ("/u/{n: [a-z]+}", "/u/%C3%A9t%C3%A9", None),
+        ("/v/{v: v\\d{1,2}}", "/v/v12", Some(&[("v", "v12")])),
+        ("/v/{v: v\\d{1,2}}", "/v/v123", None),
+        ("/t/{a: \\d*}{b: \\w*}", "/t/12ab", Some(&[("a", "12"), ("b", "ab")])),
         // groups inside the user's regex do not shift the variables
         ("/g/{a: (x)(y)?}/{b: (\\d)+}", "/g/x/12", Some(&[("a", "x"), ("b", "12")])),
         ("/g/{a: (?P<inner>x)}-{b}", "/g/x-y", Some(&[("a", "x"), ("b", "y")])),
@@ -69,6 +78,8 @@ fn malformed_templates_table() {
         ("/users/{id:}", "empty regex"),
         ("/users/{id: [}", "invalid regex"),
         ("/users/{id: (}", "invalid regex"),
+        // A shape matched by hand, but beyond what the engine compiles: refused alike.
+        ("/big/{n: \\d{1000000}}", "invalid regex"),
         // The engine (`regex-lite`) has no Unicode classes; the reason is its own.
         ("/tags/{t: \\p{L}+}", "invalid regex `\\p{L}+` for variable `t`: Unicode character classes are not supported"),
         ("/users/{a b}", "invalid character ` ` of the variable name `a b`"),

@@ -1,8 +1,10 @@
 //! The compiled matcher: a hash table for static paths and a segment trie for
 //! the rest. Literal segments are hash lookups, variables without a regex are
-//! matched by plain string scanning; a regex runs only for constrained
-//! variables (against the raw segment) and for multi-segment variables
-//! (against the raw rest of the path). Every matching template is found and
+//! matched by plain string scanning; constrained variables are matched
+//! against the raw segment, and multi-segment variables against the raw
+//! rest of the path, by a hand-written matcher when their regexes have the
+//! common shapes (`\d+`, `[a-z]{2,8}`, `[^/]+`, `.*`, `(json|xml)`: see
+//! `fast`), else by one `regex-lite` regex. Every matching template is found and
 //! the best group wins; subtrees that cannot beat the best so far are pruned.
 
 use rustc_hash::FxHashMap as HashMap;
@@ -12,6 +14,7 @@ use regex_lite::Regex;
 use smallvec::SmallVec;
 
 use super::decode::{parse_path, ParsedPath};
+use super::fast::Fast;
 use super::regexes::raw_literal;
 use super::template::{shape, Piece, Template};
 
@@ -313,15 +316,34 @@ fn lit(piece: &Piece) -> &str {
 }
 
 /// A regex over raw text with the capture index of each of its variables.
+/// The matcher of a constrained segment or of a tail: a hand-written one
+/// when every variable's regex has one of the common shapes (see
+/// `fast`), else one `regex-lite` regex.
 #[derive(Debug)]
-struct Compiled {
-    regex: Regex,
-    groups: Vec<usize>,
+enum Compiled {
+    Fast(Fast),
+    Regex { regex: Regex, groups: Vec<usize> },
 }
 
-/// Compiles `segments` (joined by `/`) into one anchored regex over raw text.
-/// Our groups are named, so groups inside the user's regexes do not matter.
+/// Compiles `segments` (joined by `/`), matched against raw text.
 fn compile(t: &Template, segments: &[Vec<Piece>]) -> Result<Compiled, String> {
+    if let Some(fast) = Fast::of(t, segments) {
+        return Ok(Compiled::Fast(fast));
+    }
+    let (src, count) = regex_source(t, segments);
+    let regex = Regex::new(&src).map_err(|e| {
+        let why = e.to_string();
+        format!("cannot compile its regex: {}", why.lines().last().unwrap_or_default().trim())
+    })?;
+    let groups =
+        (0..count).map(|i| regex.capture_names().position(|n| n == Some(&*format!("__rl{i}"))).unwrap_or(0)).collect();
+    Ok(Compiled::Regex { regex, groups })
+}
+
+/// One anchored regex over raw text for `segments` (joined by `/`), and
+/// its number of variables, captured as `__rl0`, `__rl1`, ...
+/// Our groups are named, so groups inside the user's regexes do not matter.
+pub(crate) fn regex_source(t: &Template, segments: &[Vec<Piece>]) -> (String, usize) {
     let mut src = String::from("^");
     let mut count = 0;
     for (k, seg) in segments.iter().enumerate() {
@@ -340,13 +362,7 @@ fn compile(t: &Template, segments: &[Vec<Piece>]) -> Result<Compiled, String> {
         }
     }
     src.push('$');
-    let regex = Regex::new(&src).map_err(|e| {
-        let why = e.to_string();
-        format!("cannot compile its regex: {}", why.lines().last().unwrap_or_default().trim())
-    })?;
-    let groups =
-        (0..count).map(|i| regex.capture_names().position(|n| n == Some(&*format!("__rl{i}"))).unwrap_or(0)).collect();
-    Ok(Compiled { regex, groups })
+    (src, count)
 }
 
 struct Search<'a, 'p> {
@@ -413,13 +429,19 @@ impl<'a, 'p> Search<'a, 'p> {
         let path = self.path;
         let start = path.segments[seg].start;
         let rest = &path.raw[start..];
-        let mut candidates: Vec<usize> =
+        let mut candidates: SmallVec<[usize; 8]> =
             if rest.contains('%') { (0..n.tails.len()).collect() } else { n.suffixes.candidates(rest).collect() };
         candidates.sort_unstable_by_key(|&i| n.tails[i].group);
         for i in candidates {
             let tail = &n.tails[i];
-            if tail.group >= self.best || !tail.regex.regex.is_match(rest) {
+            if tail.group >= self.best {
                 continue;
+            }
+            // Most tails tried do not match: for a regex, the cheaper test first.
+            if let Compiled::Regex { regex, .. } = &tail.regex {
+                if !regex.is_match(rest) {
+                    continue;
+                }
             }
             let mark = self.stack.len();
             if self.regex(&tail.regex, rest, start) {
@@ -429,14 +451,23 @@ impl<'a, 'p> Search<'a, 'p> {
         }
     }
 
-    /// Runs a compiled regex; pushes its captures (offset by `base`) on a match.
+    /// Runs a compiled matcher over all of `text`; pushes its captures
+    /// (offset by `base`) on a match.
     fn regex(&mut self, re: &Compiled, text: &str, base: usize) -> bool {
-        let Some(caps) = re.regex.captures(text) else { return false };
-        for &group in &re.groups {
-            let (start, end) = caps.get(group).map_or((0, 0), |m| (m.start(), m.end()));
-            self.stack.push(Cap::raw(base + start, base + end));
+        match re {
+            Compiled::Fast(fast) => {
+                let stack = &mut self.stack;
+                fast.captures(text, |start, end| stack.push(Cap::raw(base + start, base + end)))
+            }
+            Compiled::Regex { regex, groups } => {
+                let Some(caps) = regex.captures(text) else { return false };
+                for &group in groups {
+                    let (start, end) = caps.get(group).map_or((0, 0), |m| (m.start(), m.end()));
+                    self.stack.push(Cap::raw(base + start, base + end));
+                }
+                true
+            }
         }
-        true
     }
 }
 

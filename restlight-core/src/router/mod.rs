@@ -14,6 +14,10 @@
 //! groups and flags as in `regex`, but no Unicode classes (`\p{L}`: a
 //! startup error, and a compile error in the macros), and `\d`, `\w`, `\s`
 //! match ASCII only, which is what a raw, percent-encoded path holds.
+//! The common shapes (`\d+`, `[0-9]{4}`, `[A-Za-z0-9_-]+`, `[^/]+`, `.*`,
+//! `\w{2,8}`, literal text, `(json|xml)`) are recognised at startup and
+//! matched by small hand-written matchers with the regex's exact semantics;
+//! the engine runs only for the other regexes.
 //! The leading `/` is optional, one trailing `/` is ignored in templates
 //! and in requests, unless a route's [`Conditions`] refuse it
 //! ([`Conditions::trailing_slash`], as the Spring front end does): a
@@ -119,6 +123,7 @@ mod condition;
 mod conflict;
 mod decode;
 mod error;
+mod fast;
 mod matcher;
 mod params;
 mod precedence;
@@ -361,7 +366,8 @@ impl Router {
         content_type: Option<&str>,
         accept: Option<&str>,
     ) -> Result<Lookup<'r>, RouteError> {
-        let facts = Facts::new(raw_path.split_once('?').map(|(_, q)| q), None);
+        let query = memchr::memchr(b'?', raw_path.as_bytes()).map(|at| &raw_path[at + 1..]);
+        let facts = Facts::new(query, None);
         self.lookup_accepting(method, raw_path, content_type, &Accept::new(accept), &facts)
     }
 

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use regex_lite::Regex;
 use restlight_grammar::template::{self as grammar, TemplateError};
 
+use super::fast::compiles;
 use super::precedence::Key;
 use super::regexes::may_match_slash;
 
@@ -74,13 +75,15 @@ pub(crate) fn parse(src: &str) -> Result<Template, Vec<Fault>> {
 /// The variables whose regex does not compile as `^(?:regex)$`, for a
 /// template the macros did not check (built at run time). Compiling a regex
 /// only to check it costs startup, so templates the macros checked at
-/// compile time, with the same engine, skip this.
+/// compile time, with the same engine, skip this, and so do regexes of the
+/// shapes matched by hand (see `fast::compiles`).
 pub(crate) fn check_regexes(t: &Template) -> Result<(), Vec<Fault>> {
     let faults: Vec<Fault> = t
         .vars
         .iter()
         .filter_map(|var| {
-            let re = var.regex.as_deref()?;
+            // A regex matched by hand is one `regex-lite` compiles.
+            let re = var.regex.as_deref().filter(|re| !compiles(re))?;
             let e = Regex::new(&format!("^(?:{re})$")).err()?;
             let why = e.to_string();
             let reason = why.lines().last().unwrap_or_default().trim().to_owned();
