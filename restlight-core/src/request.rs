@@ -22,7 +22,8 @@ type Pairs = Vec<(String, String)>;
 /// it with `#[context] req: &RequestContext`.
 #[derive(Debug)]
 pub struct RequestContext {
-    pub(crate) parts: Arc<http::request::Parts>,
+    /// Owned until an interceptor shares it (see [`Head`]).
+    pub(crate) parts: Head,
     pub(crate) body: Bytes,
     pub(crate) path_params: PathParams,
     pub(crate) matrix: MatrixParams,
@@ -53,7 +54,7 @@ impl RequestContext {
         produce: Option<MediaType>,
     ) -> Self {
         Self {
-            parts: Arc::new(parts),
+            parts: Head::Own(parts),
             body,
             path_params,
             matrix,
@@ -118,7 +119,7 @@ impl RequestContext {
     /// `post_handle` and `after_completion` (which see them through
     /// [`RequestHead::extensions`]).
     pub fn extensions_mut(&mut self) -> &mut http::Extensions {
-        &mut Arc::make_mut(&mut self.parts).extensions
+        &mut self.parts.get_mut().extensions
     }
 
     /// The request attribute of type `T`: a value a filter, a tower layer
@@ -165,15 +166,28 @@ impl RequestContext {
 
     /// The request headers, to change (from an interceptor's `pre_handle`).
     pub fn headers_mut(&mut self) -> &mut HeaderMap {
-        &mut Arc::make_mut(&mut self.parts).headers
+        &mut self.parts.get_mut().headers
     }
 
     /// The request head (method, URI, headers, extensions) as it stands
-    /// now, shared without copying: what `post_handle` and
-    /// `after_completion` see once the handler has taken the context.
+    /// now: what `post_handle` and `after_completion` see once the handler
+    /// has taken the context. Changes made to the context afterwards do not
+    /// show in it. Shared without copying once the route's interceptors
+    /// have taken it (they do before the handler runs); otherwise this
+    /// copies the head.
     #[must_use]
     pub fn head(&self) -> RequestHead {
-        RequestHead(Arc::clone(&self.parts))
+        match &self.parts {
+            Head::Shared(parts) => RequestHead(Arc::clone(parts)),
+            Head::Own(parts) => RequestHead(Arc::new(parts.clone())),
+        }
+    }
+
+    /// [`head`](Self::head) without copying: the context's head becomes
+    /// shared (an allocation, once), so only routes with interceptors,
+    /// which call this, pay for it.
+    pub(crate) fn share_head(&mut self) -> RequestHead {
+        RequestHead(self.parts.share())
     }
 
     /// The peer's address, when served over a socket.
@@ -416,6 +430,45 @@ fn first<'a>(pairs: &'a Pairs, name: &str) -> Option<&'a str> {
 
 fn all<'a>(pairs: &'a Pairs, name: &str) -> Vec<Cow<'a, str>> {
     pairs.iter().filter(|(k, _)| k == name).map(|(_, v)| Cow::Borrowed(v.as_str())).collect()
+}
+
+/// The request head as a [`RequestContext`] keeps it: owned, as it came
+/// from the request (no allocation per request), until the route's
+/// interceptors share it with [`RequestContext::share_head`] for what they
+/// run after the handler; changed afterwards, it is copied first.
+#[derive(Debug)]
+pub(crate) enum Head {
+    Own(http::request::Parts),
+    Shared(Arc<http::request::Parts>),
+}
+
+impl Head {
+    fn get_mut(&mut self) -> &mut http::request::Parts {
+        match self {
+            Self::Own(parts) => parts,
+            Self::Shared(parts) => Arc::make_mut(parts),
+        }
+    }
+
+    fn share(&mut self) -> Arc<http::request::Parts> {
+        let parts = match std::mem::replace(self, Self::Own(http::Request::new(()).into_parts().0)) {
+            Self::Own(parts) => Arc::new(parts),
+            Self::Shared(parts) => parts,
+        };
+        *self = Self::Shared(Arc::clone(&parts));
+        parts
+    }
+}
+
+impl std::ops::Deref for Head {
+    type Target = http::request::Parts;
+
+    fn deref(&self) -> &http::request::Parts {
+        match self {
+            Self::Own(parts) => parts,
+            Self::Shared(parts) => parts,
+        }
+    }
 }
 
 /// The head of a request (method, URI, version, headers, extensions),

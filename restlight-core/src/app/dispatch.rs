@@ -14,16 +14,19 @@
 //!
 //! Nothing here calls back up into the application.
 
+use std::fmt;
 use std::future::Future;
 use std::net::SocketAddr;
+use std::panic::{self, AssertUnwindSafe};
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Instant;
 
 use arc_swap::ArcSwap;
-use bytes::Bytes;
+use bytes::{Bytes, BytesMut};
 use http::header::{HeaderValue, ACCEPT, ACCEPT_ENCODING, ALLOW, CONTENT_LENGTH, CONTENT_TYPE, HOST};
 use http::{Request, StatusCode, Version};
-use http_body_util::{BodyExt, Limited};
 
 use super::{CompiledRoute, MatchedRoute, Table};
 use crate::body::Body;
@@ -80,29 +83,23 @@ impl Routing {
     /// the server gave the request, for its [`RequestContext`].
     ///
     /// Routing, reading the head and calling the handler happen now, when
-    /// this is called; the future returned only waits for the handler and
-    /// writes its answer. It is kept small, since a server boxes one per
-    /// request: reading a body and running off the IO executor or within a
-    /// time limit are boxed futures of their own.
+    /// this is called; the future returned ([`Serving`], a named type, so a
+    /// server keeps it where it lies instead of boxing it) only waits for
+    /// the handler and writes its answer. Reading a body and running off
+    /// the IO executor or within a time limit are boxed futures of their
+    /// own.
     pub(crate) fn serve<B>(
         self,
         req: Request<B>,
         remote: Option<SocketAddr>,
         mark: bool,
         tags: Option<Arc<RequestTags>>,
-    ) -> impl Future<Output = Response> + Send + 'static
+    ) -> Serving
     where
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<BoxError>,
     {
-        let step = self.route(req, remote, mark, tags);
-        async move {
-            match step {
-                Step::Answered(res) => res,
-                Step::Run(respond, task) => respond.respond(task).await,
-                Step::Read(reading) => reading.await,
-            }
-        }
+        Serving(self.route(req, remote, mark, tags))
     }
 
     /// Everything up to the handler's call, or the answer when there is
@@ -118,7 +115,7 @@ impl Routing {
         let header_text = text(heads.accept);
         let mut url = match shared.url_format.resolve(&parts.uri, &shared.codecs) {
             Ok(url) => url,
-            Err(e) => return Step::Answered(error(e, &Accept::new(header_text))),
+            Err(e) => return Step::Answered(Some(error(e, &Accept::new(header_text)))),
         };
         // The URL's format stands for `Accept`. Either is read as text once,
         // and its ranges parsed at most once: by the router when it has
@@ -126,7 +123,10 @@ impl Routing {
         let url_accept = url.accept();
         let first = Accept::new(text(url_accept.as_ref()).or(header_text));
         if parts.version == Version::HTTP_11 && !heads.host && parts.uri.authority().is_none() {
-            return Step::Answered(error(HttpError::bad_request("HTTP/1.1 request without a Host header"), &first));
+            return Step::Answered(Some(error(
+                HttpError::bad_request("HTTP/1.1 request without a Host header"),
+                &first,
+            )));
         }
         let content_type = heads.content_type.map(|v| v.to_str().unwrap_or("\u{0}"));
         let path = parts.uri.path();
@@ -153,11 +153,11 @@ impl Routing {
                 let mut res = Response::new(Body::empty());
                 res.headers_mut().insert(ALLOW, allow);
                 res.headers_mut().insert(CONTENT_LENGTH, HeaderValue::from_static("0"));
-                return Step::Answered(res);
+                return Step::Answered(Some(res));
             }
             Err(e) => {
                 let e = route_error(e, &parts.method, parts.uri.path(), &shared.codecs);
-                return Step::Answered(error(e, accept));
+                return Step::Answered(Some(error(e, accept)));
             }
         };
         let route = Arc::clone(&table.routes[found.index]);
@@ -186,16 +186,14 @@ impl Routing {
                 Ok(stream) => {
                     let ctx =
                         RequestContext::new(parts, Bytes::new(), params, matrix, remote, tags, respond.produce.clone());
-                    let (respond, task) = respond.call(ctx.with_body_stream(stream));
-                    Step::Run(respond, task)
+                    respond.call(ctx.with_body_stream(stream))
                 }
-                Err(e) => Step::Answered(error(e, accept)),
+                Err(e) => Step::Answered(Some(error(e, accept))),
             };
         }
         if body.is_end_stream() {
             let ctx = RequestContext::new(parts, Bytes::new(), params, matrix, remote, tags, respond.produce.clone());
-            let (respond, task) = respond.call(ctx);
-            return Step::Run(respond, task);
+            return respond.call(ctx);
         }
         Step::Read(Box::pin(async move {
             let limit = respond.route.info.max_body;
@@ -203,8 +201,7 @@ impl Routing {
             match read.and_then(|b| compress::request(&parts.headers, b, limit)) {
                 Ok(body) => {
                     let ctx = RequestContext::new(parts, body, params, matrix, remote, tags, respond.produce.clone());
-                    let (respond, task) = respond.call(ctx);
-                    respond.respond(task).await
+                    Serving(respond.call(ctx)).await
                 }
                 Err(e) => error(e, &Accept::new(text(respond.accept.as_ref()))),
             }
@@ -212,14 +209,71 @@ impl Routing {
     }
 }
 
+/// The future of one request once routed: it waits for the handler (when
+/// one was called) and writes its answer. A named type, so the server keeps
+/// it in its own future instead of boxing it.
+pub(crate) struct Serving(Step);
+
 /// Where a request stands once routed.
 enum Step {
-    /// Answered without a handler (404, 400, OPTIONS ...).
-    Answered(Response),
-    /// The handler has been called; its future is to be awaited.
-    Run(Respond, BoxFuture<Response>),
+    /// Answered without a handler (404, 400, OPTIONS ...); taken when polled.
+    Answered(Option<Response>),
+    /// The handler has been called. `task` is its future when it runs
+    /// inline without a time limit (`inline`: polled here, a panic caught
+    /// and answered 500), else its executor's; `respond` is taken when it
+    /// is ready.
+    Run { respond: Option<Respond>, task: BoxFuture<Response>, inline: bool },
     /// The body is to be read first.
     Read(BoxFuture<Response>),
+}
+
+impl Serving {
+    /// An answer already made.
+    pub(crate) fn ready(res: Response) -> Self {
+        Self(Step::Answered(Some(res)))
+    }
+}
+
+impl Future for Serving {
+    type Output = Response;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
+        match &mut self.0 {
+            Step::Answered(res) => Poll::Ready(res.take().unwrap_or_else(polled_again)),
+            Step::Read(reading) => reading.as_mut().poll(cx),
+            Step::Run { respond, task, inline } => {
+                let res = if *inline {
+                    match panic::catch_unwind(AssertUnwindSafe(|| task.as_mut().poll(cx))) {
+                        Ok(Poll::Pending) => return Poll::Pending,
+                        Ok(Poll::Ready(res)) => res,
+                        Err(_) => crate::executor::panicked(),
+                    }
+                } else {
+                    std::task::ready!(task.as_mut().poll(cx))
+                };
+                Poll::Ready(match respond.take() {
+                    Some(respond) => respond.finish(res),
+                    None => polled_again(),
+                })
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Serving {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let step = match &self.0 {
+            Step::Answered(_) => "answered",
+            Step::Run { .. } => "run",
+            Step::Read(_) => "read",
+        };
+        f.debug_tuple("Serving").field(&step).finish()
+    }
+}
+
+/// A [`Serving`] polled after it gave its answer: a bug in the caller.
+fn polled_again() -> Response {
+    panic!("a request's future was polled after it completed")
 }
 
 /// What writing the handler's answer needs, kept while it runs.
@@ -240,27 +294,31 @@ struct Respond {
 }
 
 impl Respond {
-    /// Calls the route's handler with `ctx`.
-    fn call(self, mut ctx: RequestContext) -> (Self, BoxFuture<Response>) {
+    /// Calls the route's handler with `ctx`: inline, the handler's future
+    /// is polled by [`Serving`] itself; on another executor or within a
+    /// time limit, by the executor's future.
+    fn call(self, mut ctx: RequestContext) -> Step {
         let registry = Arc::clone(&self.routing.0.codecs);
         let forced = self.route.request_codec.as_ref().or(self.url_codec.as_ref()).cloned();
         ctx.codecs = Some(EntityCodecs { registry, forced });
         let task = self.route.handler.call(ctx);
-        (self, task)
+        let route = &self.route;
+        if route.exec.is_inline() && route.info.timeout.is_none() {
+            return Step::Run { respond: Some(self), task, inline: true };
+        }
+        // The handler runs on another thread: it keeps the request's span
+        // (the server's, when tracing is on) as its parent.
+        let span = tracing::Span::current();
+        let task = if span.is_none() { task } else { Box::pin(tracing::Instrument::instrument(task, span)) };
+        let (route, received) = (Arc::clone(route), self.received);
+        let task: BoxFuture<Response> =
+            Box::pin(async move { route.exec.run(task, received, route.info.timeout).await });
+        Step::Run { respond: Some(self), task, inline: false }
     }
 
-    /// Waits for the handler on its executor, then writes the answer.
-    async fn respond(self, task: BoxFuture<Response>) -> Response {
+    /// Writes the handler's answer.
+    fn finish(self, mut res: Response) -> Response {
         let route = &self.route;
-        let mut res = if route.exec.is_inline() && route.info.timeout.is_none() {
-            crate::executor::run_inline(task).await
-        } else {
-            // The handler runs on another thread: it keeps the request's
-            // span (the server's, when tracing is on) as its parent.
-            let span = tracing::Span::current();
-            let task = if span.is_none() { task } else { Box::pin(tracing::Instrument::instrument(task, span)) };
-            Box::pin(route.exec.run(task, self.received, route.info.timeout)).await
-        };
         log_internal_error(route, &res);
         let shared = &*self.routing.0;
         let forced = route.response_codec.as_ref().or(self.url_codec.as_ref());
@@ -319,6 +377,11 @@ fn log_internal_error(route: &CompiledRoute, res: &Response) {
     }
 }
 
+/// Reads a request body in full, up to `limit` bytes (413 past it, or at
+/// once when `Content-Length` says so). A body that arrives in one piece
+/// (most small bodies) is handed over as that piece, neither copied nor
+/// gathered in a list first; several pieces are copied into one buffer,
+/// sized by `Content-Length` when it is sent. Trailers are not kept.
 async fn read_body<B>(body: B, headers: &http::HeaderMap, limit: usize) -> Result<Bytes, HttpError>
 where
     B: http_body::Body<Data = Bytes> + Send + 'static,
@@ -332,12 +395,45 @@ where
     if declared.is_some_and(|n| n > limit as u64) {
         return Err(too_large());
     }
-    match Limited::new(body, limit).collect().await {
-        Ok(collected) => Ok(collected.to_bytes()),
-        Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(too_large()),
-        Err(e) if crate::body_timeout::is_body_timeout(&*e) => Err(crate::body_timeout::request_timeout(&*e)),
-        Err(e) => Err(HttpError::bad_request(format!("the request body could not be read: {e}"))),
+    let mut body = std::pin::pin!(body);
+    let mut first: Option<Bytes> = None;
+    let mut gathered: Option<BytesMut> = None;
+    let mut len = 0usize;
+    while let Some(frame) = std::future::poll_fn(|cx| body.as_mut().poll_frame(cx)).await {
+        let frame = frame.map_err(|e| {
+            let e: BoxError = e.into();
+            if crate::body_timeout::is_body_timeout(&*e) {
+                crate::body_timeout::request_timeout(&*e)
+            } else {
+                HttpError::bad_request(format!("the request body could not be read: {e}"))
+            }
+        })?;
+        let Ok(data) = frame.into_data() else { continue };
+        len = len.saturating_add(data.len());
+        if len > limit {
+            return Err(too_large());
+        }
+        if data.is_empty() {
+            continue;
+        }
+        if let Some(all) = &mut gathered {
+            all.extend_from_slice(&data);
+        } else if let Some(one) = first.take() {
+            // `declared` is at most `limit` here.
+            let size = declared.map_or(len, |n| usize::try_from(n).unwrap_or(len).max(len));
+            let mut all = BytesMut::with_capacity(size);
+            all.extend_from_slice(&one);
+            all.extend_from_slice(&data);
+            gathered = Some(all);
+        } else {
+            first = Some(data);
+        }
     }
+    Ok(match (gathered, first) {
+        (Some(all), _) => all.freeze(),
+        (None, Some(one)) => one,
+        (None, None) => Bytes::new(),
+    })
 }
 
 fn route_error(e: RouteError, method: &http::Method, path: &str, codecs: &Codecs) -> HttpError {
