@@ -44,6 +44,8 @@ impl RequestContext {
     /// `tags` are the request ID and trace context the server gave the
     /// request; taken here rather than set afterwards, since setting a field
     /// of a context already built moved the whole context once more.
+    // Each argument is a piece routing produced, moved in once.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         parts: http::request::Parts,
         body: Bytes,
@@ -52,6 +54,7 @@ impl RequestContext {
         remote_addr: Option<SocketAddr>,
         tags: Option<Arc<RequestTags>>,
         produce: Option<MediaType>,
+        codecs: crate::codec::EntityCodecs,
     ) -> Self {
         Self {
             parts: Head::Own(parts),
@@ -61,7 +64,7 @@ impl RequestContext {
             remote_addr,
             tags,
             produce,
-            codecs: None,
+            codecs: Some(codecs),
             query: OnceLock::new(),
             form: OnceLock::new(),
             cookies: OnceLock::new(),

@@ -184,24 +184,42 @@ impl Routing {
         if respond.route.stream_body {
             return match BodyStream::for_request(body, &parts.headers, respond.route.stream_limit) {
                 Ok(stream) => {
-                    let ctx =
-                        RequestContext::new(parts, Bytes::new(), params, matrix, remote, tags, respond.produce.clone());
-                    respond.call(ctx.with_body_stream(stream))
+                    let codecs = respond.codecs();
+                    let produce = respond.produce.clone();
+                    let ctx = RequestContext::new(parts, Bytes::new(), params, matrix, remote, tags, produce, codecs);
+                    let task = respond.route.handler.call(ctx.with_body_stream(stream));
+                    respond.run(task)
                 }
                 Err(e) => Step::Answered(Some(error(e, accept))),
             };
         }
         if body.is_end_stream() {
-            let ctx = RequestContext::new(parts, Bytes::new(), params, matrix, remote, tags, respond.produce.clone());
-            return respond.call(ctx);
+            // The context is built where the handler takes it, not moved
+            // there (it is some hundred bytes).
+            let (produce, codecs) = (respond.produce.clone(), respond.codecs());
+            let task = respond.route.handler.call(RequestContext::new(
+                parts,
+                Bytes::new(),
+                params,
+                matrix,
+                remote,
+                tags,
+                produce,
+                codecs,
+            ));
+            return respond.run(task);
         }
         Step::Read(Box::pin(async move {
             let limit = respond.route.info.max_body;
             let read = read_body(body, &parts.headers, limit).await;
             match read.and_then(|b| compress::request(&parts.headers, b, limit)) {
                 Ok(body) => {
-                    let ctx = RequestContext::new(parts, body, params, matrix, remote, tags, respond.produce.clone());
-                    Serving(respond.call(ctx)).await
+                    let (produce, codecs) = (respond.produce.clone(), respond.codecs());
+                    let task = respond
+                        .route
+                        .handler
+                        .call(RequestContext::new(parts, body, params, matrix, remote, tags, produce, codecs));
+                    Serving(respond.run(task)).await
                 }
                 Err(e) => error(e, &Accept::new(text(respond.accept.as_ref()))),
             }
@@ -251,10 +269,12 @@ impl Future for Serving {
                 } else {
                     std::task::ready!(task.as_mut().poll(cx))
                 };
-                Poll::Ready(match respond.take() {
-                    Some(respond) => respond.finish(res),
-                    None => polled_again(),
-                })
+                let mut res = res;
+                match respond.take() {
+                    Some(respond) => respond.finish(&mut res),
+                    None => return Poll::Ready(polled_again()),
+                }
+                Poll::Ready(res)
             }
         }
     }
@@ -294,14 +314,17 @@ struct Respond {
 }
 
 impl Respond {
-    /// Calls the route's handler with `ctx`: inline, the handler's future
-    /// is polled by [`Serving`] itself; on another executor or within a
-    /// time limit, by the executor's future.
-    fn call(self, mut ctx: RequestContext) -> Step {
+    /// The codecs the handler's entity reader may use.
+    fn codecs(&self) -> EntityCodecs {
         let registry = Arc::clone(&self.routing.0.codecs);
         let forced = self.route.request_codec.as_ref().or(self.url_codec.as_ref()).cloned();
-        ctx.codecs = Some(EntityCodecs { registry, forced });
-        let task = self.route.handler.call(ctx);
+        EntityCodecs { registry, forced }
+    }
+
+    /// What is left once the handler has been called and returned `task`:
+    /// inline, the handler's future is polled by [`Serving`] itself; on
+    /// another executor or within a time limit, by the executor's future.
+    fn run(self, task: BoxFuture<Response>) -> Step {
         let route = &self.route;
         if route.exec.is_inline() && route.info.timeout.is_none() {
             return Step::Run { respond: Some(self), task, inline: true };
@@ -316,22 +339,22 @@ impl Respond {
         Step::Run { respond: Some(self), task, inline: false }
     }
 
-    /// Writes the handler's answer.
-    fn finish(self, mut res: Response) -> Response {
+    /// Writes the handler's answer, where it lies.
+    fn finish(self, res: &mut Response) {
         let route = &self.route;
-        log_internal_error(route, &res);
+        log_internal_error(route, res);
         let shared = &*self.routing.0;
         let forced = route.response_codec.as_ref().or(self.url_codec.as_ref());
         let written =
             Written { codecs: &shared.codecs, produces: &route.produces, forced, produce: self.produce.as_ref() };
-        write_in_place(&mut res, &written, &Accept::new(text(self.accept.as_ref())), self.head);
+        write_in_place(res, &written, &Accept::new(text(self.accept.as_ref())), self.head);
         if self.compress {
-            res = compress::response(res, self.accept_encoding.as_ref(), shared.compression);
+            let plain = std::mem::replace(res, Response::new(Body::empty()));
+            *res = compress::response(plain, self.accept_encoding.as_ref(), shared.compression);
         }
         if self.mark {
             res.extensions_mut().insert(MatchedRoute(self.route));
         }
-        res
     }
 }
 
