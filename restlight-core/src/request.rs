@@ -440,6 +440,9 @@ fn all<'a>(pairs: &'a Pairs, name: &str) -> Vec<Cow<'a, str>> {
 /// interceptors share it with [`RequestContext::share_head`] for what they
 /// run after the handler; changed afterwards, it is copied first.
 #[derive(Debug)]
+// The owned head is the common case: boxing it would be the allocation per
+// request this enum is here to avoid.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Head {
     Own(http::request::Parts),
     Shared(Arc<http::request::Parts>),
@@ -515,5 +518,48 @@ impl RequestHead {
     #[must_use]
     pub fn extensions(&self) -> &http::Extensions {
         &self.0.extensions
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use bytes::Bytes;
+
+    use super::RequestContext;
+    use crate::codec::{Codecs, EntityCodecs};
+
+    fn context() -> RequestContext {
+        let req = http::Request::get("/a?b=1").header("x-one", "1").body(()).unwrap();
+        let codecs = EntityCodecs { registry: Arc::new(Codecs::default()), forced: None };
+        let (parts, ()) = req.into_parts();
+        RequestContext::new(parts, Bytes::new(), Default::default(), Default::default(), None, None, None, codecs)
+    }
+
+    #[test]
+    fn a_head_is_the_request_as_it_stood_when_taken() {
+        for shared in [false, true] {
+            let mut ctx = context();
+            ctx.set_attribute(7_u32);
+            let head = if shared { ctx.share_head() } else { ctx.head() };
+            ctx.headers_mut().insert("x-two", http::HeaderValue::from_static("2"));
+            ctx.set_attribute(8_u32);
+            assert_eq!(head.path(), "/a");
+            assert_eq!(head.headers().get("x-one").unwrap(), "1");
+            assert!(head.headers().get("x-two").is_none(), "later changes are not in the head (shared: {shared})");
+            assert_eq!(head.extensions().get::<u32>(), Some(&7));
+            assert_eq!(ctx.headers().get("x-two").unwrap(), "2");
+            assert_eq!(ctx.attribute::<u32>(), Some(&8));
+            assert_eq!(ctx.query_param("b"), Some("1"));
+        }
+    }
+
+    #[test]
+    fn a_shared_head_is_shared_again_without_a_copy() {
+        let mut ctx = context();
+        let first = ctx.share_head();
+        let second = ctx.head();
+        assert!(std::ptr::eq(first.headers(), second.headers()));
     }
 }

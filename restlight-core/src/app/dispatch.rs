@@ -595,3 +595,51 @@ fn wants_text(accept: &Accept<'_>) -> bool {
     });
     best_of(accept.ranges(), choices).is_some_and(|(_, m)| m.essence() == "text/plain")
 }
+
+#[cfg(test)]
+mod tests {
+    use bytes::Bytes;
+    use http::header::CONTENT_LENGTH;
+    use http::{HeaderMap, HeaderValue, StatusCode};
+    use http_body::Frame;
+    use http_body_util::StreamBody;
+
+    use super::read_body;
+    use crate::error::BoxError;
+
+    fn read(pieces: &[&'static [u8]], declared: Option<usize>, limit: usize) -> Result<Bytes, StatusCode> {
+        let frames: Vec<Result<Frame<Bytes>, BoxError>> =
+            pieces.iter().map(|p| Ok(Frame::data(Bytes::from_static(p)))).collect();
+        let body = StreamBody::new(futures_util::stream::iter(frames));
+        let mut headers = HeaderMap::new();
+        if let Some(n) = declared {
+            headers.insert(CONTENT_LENGTH, HeaderValue::from(n));
+        }
+        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        rt.block_on(read_body(body, &headers, limit)).map_err(|e| e.status())
+    }
+
+    #[test]
+    fn one_piece_is_handed_over_without_a_copy() {
+        static PIECE: &[u8] = b"hello, world";
+        let body = read(&[PIECE], Some(PIECE.len()), 64).unwrap();
+        assert_eq!(body.as_ptr(), PIECE.as_ptr(), "the piece itself, not a copy");
+    }
+
+    #[test]
+    fn pieces_are_joined_in_order_with_or_without_a_length() {
+        for declared in [None, Some(11)] {
+            assert_eq!(read(&[b"abc", b"", b"defg", b"hijk"], declared, 64).unwrap(), "abcdefghijk");
+        }
+        assert_eq!(read(&[b"", b"abc", b""], None, 64).unwrap(), "abc");
+        assert_eq!(read(&[], None, 64).unwrap(), "");
+    }
+
+    #[test]
+    fn a_body_past_the_limit_is_413_declared_or_not() {
+        assert_eq!(read(&[b"abcd", b"efgh"], None, 7), Err(StatusCode::PAYLOAD_TOO_LARGE));
+        assert_eq!(read(&[b"abcdefgh"], None, 7), Err(StatusCode::PAYLOAD_TOO_LARGE));
+        assert_eq!(read(&[b"abc"], Some(8), 7), Err(StatusCode::PAYLOAD_TOO_LARGE));
+        assert_eq!(read(&[b"abcd", b"efg"], None, 7).unwrap(), "abcdefg", "exactly the limit is allowed");
+    }
+}
