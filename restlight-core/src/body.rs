@@ -18,7 +18,7 @@ pub(crate) trait Deferred: Send {
 
     /// The value as JSON, serialized with its own type (no erasure): what
     /// the built-in JSON codec would write, faster.
-    fn json(&self) -> Result<Vec<u8>, serde_json::Error>;
+    fn json(&self) -> Result<Bytes, serde_json::Error>;
 }
 
 enum Kind {

@@ -22,7 +22,8 @@ type Pairs = Vec<(String, String)>;
 /// it with `#[context] req: &RequestContext`.
 #[derive(Debug)]
 pub struct RequestContext {
-    pub(crate) parts: Arc<http::request::Parts>,
+    /// Owned until an interceptor shares it (see [`Head`]).
+    pub(crate) parts: Head,
     pub(crate) body: Bytes,
     pub(crate) path_params: PathParams,
     pub(crate) matrix: MatrixParams,
@@ -43,6 +44,8 @@ impl RequestContext {
     /// `tags` are the request ID and trace context the server gave the
     /// request; taken here rather than set afterwards, since setting a field
     /// of a context already built moved the whole context once more.
+    // Each argument is a piece routing produced, moved in once.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         parts: http::request::Parts,
         body: Bytes,
@@ -51,16 +54,17 @@ impl RequestContext {
         remote_addr: Option<SocketAddr>,
         tags: Option<Arc<RequestTags>>,
         produce: Option<MediaType>,
+        codecs: crate::codec::EntityCodecs,
     ) -> Self {
         Self {
-            parts: Arc::new(parts),
+            parts: Head::Own(parts),
             body,
             path_params,
             matrix,
             remote_addr,
             tags,
             produce,
-            codecs: None,
+            codecs: Some(codecs),
             query: OnceLock::new(),
             form: OnceLock::new(),
             cookies: OnceLock::new(),
@@ -118,7 +122,7 @@ impl RequestContext {
     /// `post_handle` and `after_completion` (which see them through
     /// [`RequestHead::extensions`]).
     pub fn extensions_mut(&mut self) -> &mut http::Extensions {
-        &mut Arc::make_mut(&mut self.parts).extensions
+        &mut self.parts.get_mut().extensions
     }
 
     /// The request attribute of type `T`: a value a filter, a tower layer
@@ -165,15 +169,28 @@ impl RequestContext {
 
     /// The request headers, to change (from an interceptor's `pre_handle`).
     pub fn headers_mut(&mut self) -> &mut HeaderMap {
-        &mut Arc::make_mut(&mut self.parts).headers
+        &mut self.parts.get_mut().headers
     }
 
     /// The request head (method, URI, headers, extensions) as it stands
-    /// now, shared without copying: what `post_handle` and
-    /// `after_completion` see once the handler has taken the context.
+    /// now: what `post_handle` and `after_completion` see once the handler
+    /// has taken the context. Changes made to the context afterwards do not
+    /// show in it. Shared without copying once the route's interceptors
+    /// have taken it (they do before the handler runs); otherwise this
+    /// copies the head.
     #[must_use]
     pub fn head(&self) -> RequestHead {
-        RequestHead(Arc::clone(&self.parts))
+        match &self.parts {
+            Head::Shared(parts) => RequestHead(Arc::clone(parts)),
+            Head::Own(parts) => RequestHead(Arc::new(parts.clone())),
+        }
+    }
+
+    /// [`head`](Self::head) without copying: the context's head becomes
+    /// shared (an allocation, once), so only routes with interceptors,
+    /// which call this, pay for it.
+    pub(crate) fn share_head(&mut self) -> RequestHead {
+        RequestHead(self.parts.share())
     }
 
     /// The peer's address, when served over a socket.
@@ -418,6 +435,48 @@ fn all<'a>(pairs: &'a Pairs, name: &str) -> Vec<Cow<'a, str>> {
     pairs.iter().filter(|(k, _)| k == name).map(|(_, v)| Cow::Borrowed(v.as_str())).collect()
 }
 
+/// The request head as a [`RequestContext`] keeps it: owned, as it came
+/// from the request (no allocation per request), until the route's
+/// interceptors share it with [`RequestContext::share_head`] for what they
+/// run after the handler; changed afterwards, it is copied first.
+#[derive(Debug)]
+// The owned head is the common case: boxing it would be the allocation per
+// request this enum is here to avoid.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Head {
+    Own(http::request::Parts),
+    Shared(Arc<http::request::Parts>),
+}
+
+impl Head {
+    fn get_mut(&mut self) -> &mut http::request::Parts {
+        match self {
+            Self::Own(parts) => parts,
+            Self::Shared(parts) => Arc::make_mut(parts),
+        }
+    }
+
+    fn share(&mut self) -> Arc<http::request::Parts> {
+        let parts = match std::mem::replace(self, Self::Own(http::Request::new(()).into_parts().0)) {
+            Self::Own(parts) => Arc::new(parts),
+            Self::Shared(parts) => parts,
+        };
+        *self = Self::Shared(Arc::clone(&parts));
+        parts
+    }
+}
+
+impl std::ops::Deref for Head {
+    type Target = http::request::Parts;
+
+    fn deref(&self) -> &http::request::Parts {
+        match self {
+            Self::Own(parts) => parts,
+            Self::Shared(parts) => parts,
+        }
+    }
+}
+
 /// The head of a request (method, URI, version, headers, extensions),
 /// shared with the [`RequestContext`] it came from: what interceptors see
 /// after the handler has run. Cloning it is cheap.
@@ -459,5 +518,48 @@ impl RequestHead {
     #[must_use]
     pub fn extensions(&self) -> &http::Extensions {
         &self.0.extensions
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use bytes::Bytes;
+
+    use super::RequestContext;
+    use crate::codec::{Codecs, EntityCodecs};
+
+    fn context() -> RequestContext {
+        let req = http::Request::get("/a?b=1").header("x-one", "1").body(()).unwrap();
+        let codecs = EntityCodecs { registry: Arc::new(Codecs::default()), forced: None };
+        let (parts, ()) = req.into_parts();
+        RequestContext::new(parts, Bytes::new(), Default::default(), Default::default(), None, None, None, codecs)
+    }
+
+    #[test]
+    fn a_head_is_the_request_as_it_stood_when_taken() {
+        for shared in [false, true] {
+            let mut ctx = context();
+            ctx.set_attribute(7_u32);
+            let head = if shared { ctx.share_head() } else { ctx.head() };
+            ctx.headers_mut().insert("x-two", http::HeaderValue::from_static("2"));
+            ctx.set_attribute(8_u32);
+            assert_eq!(head.path(), "/a");
+            assert_eq!(head.headers().get("x-one").unwrap(), "1");
+            assert!(head.headers().get("x-two").is_none(), "later changes are not in the head (shared: {shared})");
+            assert_eq!(head.extensions().get::<u32>(), Some(&7));
+            assert_eq!(ctx.headers().get("x-two").unwrap(), "2");
+            assert_eq!(ctx.attribute::<u32>(), Some(&8));
+            assert_eq!(ctx.query_param("b"), Some("1"));
+        }
+    }
+
+    #[test]
+    fn a_shared_head_is_shared_again_without_a_copy() {
+        let mut ctx = context();
+        let first = ctx.share_head();
+        let second = ctx.head();
+        assert!(std::ptr::eq(first.headers(), second.headers()));
     }
 }

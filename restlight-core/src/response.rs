@@ -200,8 +200,8 @@ impl<T: Serialize + Send> Deferred for DeferredValue<T> {
         &self.0
     }
 
-    fn json(&self) -> Result<Vec<u8>, serde_json::Error> {
-        serde_json::to_vec(&self.0)
+    fn json(&self) -> Result<Bytes, serde_json::Error> {
+        crate::codec::json::to_bytes(&self.0)
     }
 }
 

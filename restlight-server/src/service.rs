@@ -16,6 +16,7 @@ use std::task::{Context, Poll};
 use bytes::Bytes;
 use http_body::{Body, Frame, SizeHint};
 use hyper::body::Incoming;
+use restlight_core::__private::Dispatched;
 use restlight_core::App;
 
 use crate::activity::{Activity, InFlight};
@@ -23,7 +24,6 @@ use crate::limits::{note_body_poll, BodyRead, TimedBody, H2_PIECE};
 use crate::ops::{Counted, Finish, Observe, Pending};
 
 type CoreBody = restlight_core::Body;
-type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
 /// One connection's service; `P` is how its response bodies are handed
 /// over: whole on HTTP/1 (`()`), in pieces on HTTP/2 ([`H2Pieces`]).
@@ -60,7 +60,7 @@ impl<P: Pieces> hyper::service::Service<http::Request<Incoming>> for AppService<
         let pending = self.observe.as_ref().map(|o| o.begin(&req, self.remote));
         let version = req.version();
         if let Some(refusal) = crate::strict::check(&mut req) {
-            let dispatch = Box::pin(std::future::ready(crate::strict::refuse(&req, &self.app, refusal)));
+            let dispatch = Dispatched::ready(crate::strict::refuse(&req, &self.app, refusal));
             return Responding { dispatch, version, pending, in_flight: Some(in_flight), _pieces: PhantomData };
         }
         let metrics = self.observe.as_ref().and_then(|o| o.metrics().cloned());
@@ -71,17 +71,18 @@ impl<P: Pieces> hyper::service::Service<http::Request<Incoming>> for AppService<
         let tags = pending.as_ref().and_then(Pending::tags);
         // Routing and the handler's call happen now: in the request's span.
         let dispatch = match pending.as_ref().and_then(Pending::span) {
-            Some(span) => span.in_scope(|| self.app.dispatch_boxed(req, Some(self.remote), mark, tags)),
-            None => self.app.dispatch_boxed(req, Some(self.remote), mark, tags),
+            Some(span) => span.in_scope(|| self.app.dispatch_server(req, Some(self.remote), mark, tags)),
+            None => self.app.dispatch_server(req, Some(self.remote), mark, tags),
         };
         Responding { dispatch, version, pending, in_flight: Some(in_flight), _pieces: PhantomData }
     }
 }
 
-/// The future of one request: the application's (boxed once, by the
-/// application) and what the server adds to its answer.
+/// The future of one request: the application's (kept here unboxed when
+/// the application has no filters or layers) and what the server adds to
+/// its answer.
 pub(crate) struct Responding<P> {
-    dispatch: BoxFuture<restlight_core::Response>,
+    dispatch: Dispatched,
     version: http::Version,
     pending: Option<Pending>,
     in_flight: Option<InFlight>,
@@ -96,7 +97,7 @@ impl<P: Pieces> Future for Responding<P> {
         // The handler (when it runs here) and its own spans run in the
         // request's span.
         let entered = this.pending.as_ref().and_then(Pending::span).map(tracing::Span::enter);
-        let polled = this.dispatch.as_mut().poll(cx);
+        let polled = Pin::new(&mut this.dispatch).poll(cx);
         drop(entered);
         let mut response = std::task::ready!(polled);
         if closes_connection(&response, self.version) {

@@ -14,16 +14,19 @@
 //!
 //! Nothing here calls back up into the application.
 
+use std::fmt;
 use std::future::Future;
 use std::net::SocketAddr;
+use std::panic::{self, AssertUnwindSafe};
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Instant;
 
 use arc_swap::ArcSwap;
-use bytes::Bytes;
+use bytes::{Bytes, BytesMut};
 use http::header::{HeaderValue, ACCEPT, ACCEPT_ENCODING, ALLOW, CONTENT_LENGTH, CONTENT_TYPE, HOST};
 use http::{Request, StatusCode, Version};
-use http_body_util::{BodyExt, Limited};
 
 use super::{CompiledRoute, MatchedRoute, Table};
 use crate::body::Body;
@@ -80,29 +83,23 @@ impl Routing {
     /// the server gave the request, for its [`RequestContext`].
     ///
     /// Routing, reading the head and calling the handler happen now, when
-    /// this is called; the future returned only waits for the handler and
-    /// writes its answer. It is kept small, since a server boxes one per
-    /// request: reading a body and running off the IO executor or within a
-    /// time limit are boxed futures of their own.
+    /// this is called; the future returned ([`Serving`], a named type, so a
+    /// server keeps it where it lies instead of boxing it) only waits for
+    /// the handler and writes its answer. Reading a body and running off
+    /// the IO executor or within a time limit are boxed futures of their
+    /// own.
     pub(crate) fn serve<B>(
         self,
         req: Request<B>,
         remote: Option<SocketAddr>,
         mark: bool,
         tags: Option<Arc<RequestTags>>,
-    ) -> impl Future<Output = Response> + Send + 'static
+    ) -> Serving
     where
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<BoxError>,
     {
-        let step = self.route(req, remote, mark, tags);
-        async move {
-            match step {
-                Step::Answered(res) => res,
-                Step::Run(respond, task) => respond.respond(task).await,
-                Step::Read(reading) => reading.await,
-            }
-        }
+        Serving(self.route(req, remote, mark, tags))
     }
 
     /// Everything up to the handler's call, or the answer when there is
@@ -118,7 +115,7 @@ impl Routing {
         let header_text = text(heads.accept);
         let mut url = match shared.url_format.resolve(&parts.uri, &shared.codecs) {
             Ok(url) => url,
-            Err(e) => return Step::Answered(error(e, &Accept::new(header_text))),
+            Err(e) => return Step::Answered(Some(error(e, &Accept::new(header_text)))),
         };
         // The URL's format stands for `Accept`. Either is read as text once,
         // and its ranges parsed at most once: by the router when it has
@@ -126,7 +123,10 @@ impl Routing {
         let url_accept = url.accept();
         let first = Accept::new(text(url_accept.as_ref()).or(header_text));
         if parts.version == Version::HTTP_11 && !heads.host && parts.uri.authority().is_none() {
-            return Step::Answered(error(HttpError::bad_request("HTTP/1.1 request without a Host header"), &first));
+            return Step::Answered(Some(error(
+                HttpError::bad_request("HTTP/1.1 request without a Host header"),
+                &first,
+            )));
         }
         let content_type = heads.content_type.map(|v| v.to_str().unwrap_or("\u{0}"));
         let path = parts.uri.path();
@@ -153,11 +153,11 @@ impl Routing {
                 let mut res = Response::new(Body::empty());
                 res.headers_mut().insert(ALLOW, allow);
                 res.headers_mut().insert(CONTENT_LENGTH, HeaderValue::from_static("0"));
-                return Step::Answered(res);
+                return Step::Answered(Some(res));
             }
             Err(e) => {
                 let e = route_error(e, &parts.method, parts.uri.path(), &shared.codecs);
-                return Step::Answered(error(e, accept));
+                return Step::Answered(Some(error(e, accept)));
             }
         };
         let route = Arc::clone(&table.routes[found.index]);
@@ -184,27 +184,42 @@ impl Routing {
         if respond.route.stream_body {
             return match BodyStream::for_request(body, &parts.headers, respond.route.stream_limit) {
                 Ok(stream) => {
-                    let ctx =
-                        RequestContext::new(parts, Bytes::new(), params, matrix, remote, tags, respond.produce.clone());
-                    let (respond, task) = respond.call(ctx.with_body_stream(stream));
-                    Step::Run(respond, task)
+                    let codecs = respond.codecs();
+                    let produce = respond.produce.clone();
+                    let ctx = RequestContext::new(parts, Bytes::new(), params, matrix, remote, tags, produce, codecs);
+                    let task = respond.route.handler.call(ctx.with_body_stream(stream));
+                    respond.run(task)
                 }
-                Err(e) => Step::Answered(error(e, accept)),
+                Err(e) => Step::Answered(Some(error(e, accept))),
             };
         }
         if body.is_end_stream() {
-            let ctx = RequestContext::new(parts, Bytes::new(), params, matrix, remote, tags, respond.produce.clone());
-            let (respond, task) = respond.call(ctx);
-            return Step::Run(respond, task);
+            // The context is built where the handler takes it, not moved
+            // there (it is some hundred bytes).
+            let (produce, codecs) = (respond.produce.clone(), respond.codecs());
+            let task = respond.route.handler.call(RequestContext::new(
+                parts,
+                Bytes::new(),
+                params,
+                matrix,
+                remote,
+                tags,
+                produce,
+                codecs,
+            ));
+            return respond.run(task);
         }
         Step::Read(Box::pin(async move {
             let limit = respond.route.info.max_body;
             let read = read_body(body, &parts.headers, limit).await;
             match read.and_then(|b| compress::request(&parts.headers, b, limit)) {
                 Ok(body) => {
-                    let ctx = RequestContext::new(parts, body, params, matrix, remote, tags, respond.produce.clone());
-                    let (respond, task) = respond.call(ctx);
-                    respond.respond(task).await
+                    let (produce, codecs) = (respond.produce.clone(), respond.codecs());
+                    let task = respond
+                        .route
+                        .handler
+                        .call(RequestContext::new(parts, body, params, matrix, remote, tags, produce, codecs));
+                    Serving(respond.run(task)).await
                 }
                 Err(e) => error(e, &Accept::new(text(respond.accept.as_ref()))),
             }
@@ -212,14 +227,73 @@ impl Routing {
     }
 }
 
+/// The future of one request once routed: it waits for the handler (when
+/// one was called) and writes its answer. A named type, so the server keeps
+/// it in its own future instead of boxing it.
+pub(crate) struct Serving(Step);
+
 /// Where a request stands once routed.
 enum Step {
-    /// Answered without a handler (404, 400, OPTIONS ...).
-    Answered(Response),
-    /// The handler has been called; its future is to be awaited.
-    Run(Respond, BoxFuture<Response>),
+    /// Answered without a handler (404, 400, OPTIONS ...); taken when polled.
+    Answered(Option<Response>),
+    /// The handler has been called. `task` is its future when it runs
+    /// inline without a time limit (`inline`: polled here, a panic caught
+    /// and answered 500), else its executor's; `respond` is taken when it
+    /// is ready.
+    Run { respond: Option<Respond>, task: BoxFuture<Response>, inline: bool },
     /// The body is to be read first.
     Read(BoxFuture<Response>),
+}
+
+impl Serving {
+    /// An answer already made.
+    pub(crate) fn ready(res: Response) -> Self {
+        Self(Step::Answered(Some(res)))
+    }
+}
+
+impl Future for Serving {
+    type Output = Response;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
+        match &mut self.0 {
+            Step::Answered(res) => Poll::Ready(res.take().unwrap_or_else(polled_again)),
+            Step::Read(reading) => reading.as_mut().poll(cx),
+            Step::Run { respond, task, inline } => {
+                let res = if *inline {
+                    match panic::catch_unwind(AssertUnwindSafe(|| task.as_mut().poll(cx))) {
+                        Ok(Poll::Pending) => return Poll::Pending,
+                        Ok(Poll::Ready(res)) => res,
+                        Err(_) => crate::executor::panicked(),
+                    }
+                } else {
+                    std::task::ready!(task.as_mut().poll(cx))
+                };
+                let mut res = res;
+                match respond.take() {
+                    Some(respond) => respond.finish(&mut res),
+                    None => return Poll::Ready(polled_again()),
+                }
+                Poll::Ready(res)
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Serving {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let step = match &self.0 {
+            Step::Answered(_) => "answered",
+            Step::Run { .. } => "run",
+            Step::Read(_) => "read",
+        };
+        f.debug_tuple("Serving").field(&step).finish()
+    }
+}
+
+/// A [`Serving`] polled after it gave its answer: a bug in the caller.
+fn polled_again() -> Response {
+    panic!("a request's future was polled after it completed")
 }
 
 /// What writing the handler's answer needs, kept while it runs.
@@ -240,40 +314,47 @@ struct Respond {
 }
 
 impl Respond {
-    /// Calls the route's handler with `ctx`.
-    fn call(self, mut ctx: RequestContext) -> (Self, BoxFuture<Response>) {
+    /// The codecs the handler's entity reader may use.
+    fn codecs(&self) -> EntityCodecs {
         let registry = Arc::clone(&self.routing.0.codecs);
         let forced = self.route.request_codec.as_ref().or(self.url_codec.as_ref()).cloned();
-        ctx.codecs = Some(EntityCodecs { registry, forced });
-        let task = self.route.handler.call(ctx);
-        (self, task)
+        EntityCodecs { registry, forced }
     }
 
-    /// Waits for the handler on its executor, then writes the answer.
-    async fn respond(self, task: BoxFuture<Response>) -> Response {
+    /// What is left once the handler has been called and returned `task`:
+    /// inline, the handler's future is polled by [`Serving`] itself; on
+    /// another executor or within a time limit, by the executor's future.
+    fn run(self, task: BoxFuture<Response>) -> Step {
         let route = &self.route;
-        let mut res = if route.exec.is_inline() && route.info.timeout.is_none() {
-            crate::executor::run_inline(task).await
-        } else {
-            // The handler runs on another thread: it keeps the request's
-            // span (the server's, when tracing is on) as its parent.
-            let span = tracing::Span::current();
-            let task = if span.is_none() { task } else { Box::pin(tracing::Instrument::instrument(task, span)) };
-            Box::pin(route.exec.run(task, self.received, route.info.timeout)).await
-        };
-        log_internal_error(route, &res);
+        if route.exec.is_inline() && route.info.timeout.is_none() {
+            return Step::Run { respond: Some(self), task, inline: true };
+        }
+        // The handler runs on another thread: it keeps the request's span
+        // (the server's, when tracing is on) as its parent.
+        let span = tracing::Span::current();
+        let task = if span.is_none() { task } else { Box::pin(tracing::Instrument::instrument(task, span)) };
+        let (route, received) = (Arc::clone(route), self.received);
+        let task: BoxFuture<Response> =
+            Box::pin(async move { route.exec.run(task, received, route.info.timeout).await });
+        Step::Run { respond: Some(self), task, inline: false }
+    }
+
+    /// Writes the handler's answer, where it lies.
+    fn finish(self, res: &mut Response) {
+        let route = &self.route;
+        log_internal_error(route, res);
         let shared = &*self.routing.0;
         let forced = route.response_codec.as_ref().or(self.url_codec.as_ref());
         let written =
             Written { codecs: &shared.codecs, produces: &route.produces, forced, produce: self.produce.as_ref() };
-        write_in_place(&mut res, &written, &Accept::new(text(self.accept.as_ref())), self.head);
+        write_in_place(res, &written, &Accept::new(text(self.accept.as_ref())), self.head);
         if self.compress {
-            res = compress::response(res, self.accept_encoding.as_ref(), shared.compression);
+            let plain = std::mem::replace(res, Response::new(Body::empty()));
+            *res = compress::response(plain, self.accept_encoding.as_ref(), shared.compression);
         }
         if self.mark {
             res.extensions_mut().insert(MatchedRoute(self.route));
         }
-        res
     }
 }
 
@@ -319,6 +400,11 @@ fn log_internal_error(route: &CompiledRoute, res: &Response) {
     }
 }
 
+/// Reads a request body in full, up to `limit` bytes (413 past it, or at
+/// once when `Content-Length` says so). A body that arrives in one piece
+/// (most small bodies) is handed over as that piece, neither copied nor
+/// gathered in a list first; several pieces are copied into one buffer,
+/// sized by `Content-Length` when it is sent. Trailers are not kept.
 async fn read_body<B>(body: B, headers: &http::HeaderMap, limit: usize) -> Result<Bytes, HttpError>
 where
     B: http_body::Body<Data = Bytes> + Send + 'static,
@@ -332,12 +418,45 @@ where
     if declared.is_some_and(|n| n > limit as u64) {
         return Err(too_large());
     }
-    match Limited::new(body, limit).collect().await {
-        Ok(collected) => Ok(collected.to_bytes()),
-        Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(too_large()),
-        Err(e) if crate::body_timeout::is_body_timeout(&*e) => Err(crate::body_timeout::request_timeout(&*e)),
-        Err(e) => Err(HttpError::bad_request(format!("the request body could not be read: {e}"))),
+    let mut body = std::pin::pin!(body);
+    let mut first: Option<Bytes> = None;
+    let mut gathered: Option<BytesMut> = None;
+    let mut len = 0usize;
+    while let Some(frame) = std::future::poll_fn(|cx| body.as_mut().poll_frame(cx)).await {
+        let frame = frame.map_err(|e| {
+            let e: BoxError = e.into();
+            if crate::body_timeout::is_body_timeout(&*e) {
+                crate::body_timeout::request_timeout(&*e)
+            } else {
+                HttpError::bad_request(format!("the request body could not be read: {e}"))
+            }
+        })?;
+        let Ok(data) = frame.into_data() else { continue };
+        len = len.saturating_add(data.len());
+        if len > limit {
+            return Err(too_large());
+        }
+        if data.is_empty() {
+            continue;
+        }
+        if let Some(all) = &mut gathered {
+            all.extend_from_slice(&data);
+        } else if let Some(one) = first.take() {
+            // `declared` is at most `limit` here.
+            let size = declared.map_or(len, |n| usize::try_from(n).unwrap_or(len).max(len));
+            let mut all = BytesMut::with_capacity(size);
+            all.extend_from_slice(&one);
+            all.extend_from_slice(&data);
+            gathered = Some(all);
+        } else {
+            first = Some(data);
+        }
     }
+    Ok(match (gathered, first) {
+        (Some(all), _) => all.freeze(),
+        (None, Some(one)) => one,
+        (None, None) => Bytes::new(),
+    })
 }
 
 fn route_error(e: RouteError, method: &http::Method, path: &str, codecs: &Codecs) -> HttpError {
@@ -475,4 +594,52 @@ fn wants_text(accept: &Accept<'_>) -> bool {
             .collect()
     });
     best_of(accept.ranges(), choices).is_some_and(|(_, m)| m.essence() == "text/plain")
+}
+
+#[cfg(test)]
+mod tests {
+    use bytes::Bytes;
+    use http::header::CONTENT_LENGTH;
+    use http::{HeaderMap, HeaderValue, StatusCode};
+    use http_body::Frame;
+    use http_body_util::StreamBody;
+
+    use super::read_body;
+    use crate::error::BoxError;
+
+    fn read(pieces: &[&'static [u8]], declared: Option<usize>, limit: usize) -> Result<Bytes, StatusCode> {
+        let frames: Vec<Result<Frame<Bytes>, BoxError>> =
+            pieces.iter().map(|p| Ok(Frame::data(Bytes::from_static(p)))).collect();
+        let body = StreamBody::new(futures_util::stream::iter(frames));
+        let mut headers = HeaderMap::new();
+        if let Some(n) = declared {
+            headers.insert(CONTENT_LENGTH, HeaderValue::from(n));
+        }
+        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        rt.block_on(read_body(body, &headers, limit)).map_err(|e| e.status())
+    }
+
+    #[test]
+    fn one_piece_is_handed_over_without_a_copy() {
+        static PIECE: &[u8] = b"hello, world";
+        let body = read(&[PIECE], Some(PIECE.len()), 64).unwrap();
+        assert_eq!(body.as_ptr(), PIECE.as_ptr(), "the piece itself, not a copy");
+    }
+
+    #[test]
+    fn pieces_are_joined_in_order_with_or_without_a_length() {
+        for declared in [None, Some(11)] {
+            assert_eq!(read(&[b"abc", b"", b"defg", b"hijk"], declared, 64).unwrap(), "abcdefghijk");
+        }
+        assert_eq!(read(&[b"", b"abc", b""], None, 64).unwrap(), "abc");
+        assert_eq!(read(&[], None, 64).unwrap(), "");
+    }
+
+    #[test]
+    fn a_body_past_the_limit_is_413_declared_or_not() {
+        assert_eq!(read(&[b"abcd", b"efgh"], None, 7), Err(StatusCode::PAYLOAD_TOO_LARGE));
+        assert_eq!(read(&[b"abcdefgh"], None, 7), Err(StatusCode::PAYLOAD_TOO_LARGE));
+        assert_eq!(read(&[b"abc"], Some(8), 7), Err(StatusCode::PAYLOAD_TOO_LARGE));
+        assert_eq!(read(&[b"abcd", b"efg"], None, 7).unwrap(), "abcdefg", "exactly the limit is allowed");
+    }
 }

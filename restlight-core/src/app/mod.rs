@@ -119,26 +119,27 @@ impl App {
         self.inner.entry.call(&self.inner.routing, req, remote, true).await
     }
 
-    /// [`dispatch`](Self::dispatch) for a server: the request's future,
-    /// boxed once here (so the server need not box a larger one around
-    /// it), with [`MatchedRoute`] on the response only when `mark` asks for
-    /// it or filters or layers may read it, since inserting it allocates.
-    /// `tags` (the request ID and trace context) reach the handler beside
-    /// the request; filters and layers find them in its extensions.
+    /// [`dispatch`](Self::dispatch) for a server: the request's future, a
+    /// named type the server keeps in its own future (no box, when there
+    /// are no filters or layers), with [`MatchedRoute`] on the response
+    /// only when `mark` asks for it or filters or layers may read it, since
+    /// inserting it allocates. `tags` (the request ID and trace context)
+    /// reach the handler beside the request; filters and layers find them
+    /// in its extensions.
     #[doc(hidden)]
-    pub fn dispatch_boxed<B>(
+    pub fn dispatch_server<B>(
         &self,
         mut req: http::Request<B>,
         remote: Option<std::net::SocketAddr>,
         mark: bool,
         tags: Option<std::sync::Arc<crate::trace::RequestTags>>,
-    ) -> crate::handler::BoxFuture<crate::Response>
+    ) -> Dispatched
     where
         B: http_body::Body<Data = bytes::Bytes> + Send + 'static,
         B::Error: Into<crate::BoxError>,
     {
         match &self.inner.entry {
-            Entry::Direct => Box::pin(self.inner.routing.clone().serve(req, remote, mark, tags)),
+            Entry::Direct => Dispatched(Dispatching::Direct(self.inner.routing.clone().serve(req, remote, mark, tags))),
             Entry::Filtered(_) | Entry::Layered(_) => {
                 if let Some(tags) = tags {
                     if let Some(id) = &tags.id {
@@ -149,7 +150,9 @@ impl App {
                     }
                 }
                 let app = self.clone();
-                Box::pin(async move { app.inner.entry.call(&app.inner.routing, req, remote, mark).await })
+                Dispatched(Dispatching::Boxed(Box::pin(async move {
+                    app.inner.entry.call(&app.inner.routing, req, remote, mark).await
+                })))
             }
         }
     }
@@ -330,6 +333,47 @@ impl App {
             if let Exec::Bounded(b) = exec {
                 b.close();
             }
+        }
+    }
+}
+
+/// The future of one request from [`App::dispatch_server`]: what a server
+/// awaits for the answer. Not public API.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Dispatched(Dispatching);
+
+enum Dispatching {
+    /// No filters or layers: the request's own future, unboxed.
+    Direct(dispatch::Serving),
+    /// Through the filters or the tower layers.
+    Boxed(crate::handler::BoxFuture<crate::Response>),
+}
+
+impl fmt::Debug for Dispatching {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Direct(serving) => serving.fmt(f),
+            Self::Boxed(_) => f.write_str("Boxed"),
+        }
+    }
+}
+
+impl Dispatched {
+    /// An answer made before dispatch (by the server's own checks).
+    #[must_use]
+    pub fn ready(res: crate::Response) -> Self {
+        Self(Dispatching::Direct(dispatch::Serving::ready(res)))
+    }
+}
+
+impl std::future::Future for Dispatched {
+    type Output = crate::Response;
+
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<crate::Response> {
+        match &mut self.0 {
+            Dispatching::Direct(serving) => std::pin::Pin::new(serving).poll(cx),
+            Dispatching::Boxed(fut) => fut.as_mut().poll(cx),
         }
     }
 }

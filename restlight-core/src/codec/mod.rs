@@ -50,7 +50,7 @@
 mod cbor;
 mod error;
 mod form;
-mod json;
+pub(crate) mod json;
 #[cfg(feature = "msgpack")]
 mod msgpack;
 #[cfg(feature = "protobuf")]

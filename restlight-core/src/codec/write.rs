@@ -21,7 +21,7 @@ use crate::media::{score, Accept, MediaType};
 /// its codec is tried first, without ranking `Accept` again.
 pub(crate) fn write_entity(
     value: &dyn erased_serde::Serialize,
-    json: &dyn Fn() -> Result<Vec<u8>, serde_json::Error>,
+    json: &dyn Fn() -> Result<Bytes, serde_json::Error>,
     codecs: &Codecs,
     produces: &[MediaType],
     forced: Option<&Arc<dyn Codec>>,
@@ -32,9 +32,13 @@ pub(crate) fn write_entity(
     // Only when it cannot does the full ranking below try the others and
     // build the lists that explain a failure.
     if let Some((media, codec)) = first_choice(codecs, produces, forced, negotiated, accept) {
-        let written = if codec.is_builtin_json() { json().map_err(CodecError::write) } else { codec.write(value) };
+        let written = if codec.is_builtin_json() {
+            json().map_err(CodecError::write)
+        } else {
+            codec.write(value).map(Bytes::from)
+        };
         match written {
-            Ok(bytes) => return Ok((Bytes::from(bytes), media.clone())),
+            Ok(bytes) => return Ok((bytes, media.clone())),
             Err(e) if e.is_unsupported() => {}
             Err(e) => return Err(HttpError::internal(format!("the response could not be written as `{media}`: {e}"))),
         }

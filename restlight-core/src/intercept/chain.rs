@@ -134,7 +134,7 @@ impl Pipeline {
             }
         }
         let ran = |i: usize| if i < 64 { passed & (1 << i) != 0 } else { passed_more[i] };
-        let head = ctx.head();
+        let head = ctx.share_head();
         let (mut res, failure) = match stopped {
             Some(res) => (res, None),
             None => {
