@@ -331,20 +331,26 @@ async fn a_replaced_runtime_stops_its_threads_once_its_last_request_ends() {
     let app =
         builder().scheduler("retire", Scheduler::threads(2)).route(gated("retire", &gate, &seen)).build().unwrap();
     let client = MockClient::new(app.clone());
-    // A thread names itself once it runs: poll.
-    eventually("two threads", || named() == 2).await;
+    // Threads start on their first handler: none yet.
+    assert_eq!(named(), 0, "no thread before the first request");
     let running = send(&client, "/slow");
     eventually("one running", || seen.running.load(Ordering::SeqCst) == 1).await;
+    // A thread names itself once it runs: poll.
+    eventually("one thread, the one running the request", || named() == 1).await;
 
+    // A resize starts the first thread of the new runtime (to fail before
+    // replacing anything), the rest as handlers come.
     app.resize_executor("retire", Resize::new().threads(3)).unwrap();
-    eventually("five threads: the first runtime serves its running request", || named() == 5).await;
+    eventually("two threads: the first runtime serves its running request", || named() == 2).await;
     // The second runtime ran nothing: it goes at once.
     app.resize_executor("retire", Resize::new().threads(1)).unwrap();
-    eventually("the idle runtime's threads gone", || named() == 3).await;
+    eventually("the idle runtime's thread gone, the third runtime's started", || named() == 2).await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_eq!(named(), 2, "the idle runtime's thread ended and the new one started");
 
     gate.add_permits(1);
     assert_eq!(running.await.unwrap().0, 200);
-    eventually("the first runtime's threads gone", || named() == 1).await;
+    eventually("the first runtime's thread gone", || named() == 1).await;
     drop((client, app));
     eventually("the last runtime's threads gone", || named() == 0).await;
 }

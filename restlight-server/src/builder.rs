@@ -199,7 +199,8 @@ impl Restlight {
     /// Worker threads of the business executor (named `restlight-biz-N`),
     /// which runs plain `fn` handlers and routes scheduled on `biz`; at most
     /// this many handlers run there at once and [`biz_queue`](Self::biz_queue)
-    /// more may queue. Ignored when an executor or scheduler named `"biz"`
+    /// more may queue. Each thread starts the first time a handler needs it
+    /// (none at startup). Ignored when an executor or scheduler named `"biz"`
     /// is registered. Zero is treated as one.
     ///
     /// Default: the threads of [`Scheduler::default`], the application's

@@ -103,8 +103,8 @@ impl ServerHandle {
     /// see [`App::resize_executor`] and [`Resize`] for what each size means
     /// and when it takes effect (nothing running is aborted, no queued
     /// request is lost). Callable from any thread; in async code it does
-    /// not block beyond building the new runtime's threads when
-    /// [`Resize::threads`] changes.
+    /// not block beyond starting the first of the new threads when
+    /// [`Resize::threads`] changes (the others start as handlers need them).
     ///
     /// ```no_run
     /// use restlight_core::Resize;

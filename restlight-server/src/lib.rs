@@ -35,7 +35,8 @@
 //!   accepts connections, speaks HTTP and runs routes scheduled on IO (by
 //!   default, every `async fn` handler: see [`Restlight::default_scheduler`]);
 //! - the business executor `"biz"` (`restlight-biz-N`, `max(4, 2 x cores)`
-//!   threads by default, [`Restlight::biz_threads`]) runs plain `fn`
+//!   threads by default, [`Restlight::biz_threads`], each started when a
+//!   handler first needs it: a service that never uses it starts none) runs plain `fn`
 //!   handlers and routes scheduled on `biz`, at most one per thread at a
 //!   time, with 512 more queued; past that a request is answered 429 at
 //!   once;

@@ -311,12 +311,21 @@ impl AppBuilder {
         self
     }
 
-    fn all_routes(&self) -> Vec<Route> {
-        let mut all: Vec<Route> =
-            if self.annotated { descriptors().into_iter().map(Route::from_descriptor).collect() } else { Vec::new() };
-        if self.annotated {
-            all.extend(crate::locator::routes());
+    /// The annotated routes (when included), with room for `more`.
+    fn annotated_routes_list(&self, more: usize) -> Vec<Route> {
+        if !self.annotated {
+            return Vec::with_capacity(more);
         }
+        let descriptors = descriptors();
+        let mut all = Vec::with_capacity(descriptors.len() + more);
+        all.extend(descriptors.into_iter().map(Route::from_descriptor));
+        all.extend(crate::locator::routes());
+        all
+    }
+
+    /// Every route: the annotated ones first, then the registered ones.
+    fn all_routes(&self) -> Vec<Route> {
+        let mut all = self.annotated_routes_list(self.routes.len());
         all.extend(self.routes.iter().cloned());
         all
     }
@@ -328,7 +337,11 @@ impl AppBuilder {
     /// (with both locations), resources without instance, missing beans and
     /// executors, bad media types.
     pub fn build(mut self) -> Result<App, StartupError> {
-        let mut routes = self.all_routes();
+        // As `all_routes`, but the registered routes are moved, not cloned:
+        // the builder's copy would otherwise live as long as the build, and
+        // the memory a build touches stays resident.
+        let mut routes = self.annotated_routes_list(self.routes.len());
+        routes.append(&mut std::mem::take(&mut self.routes));
         routes.retain(|r| !r.resource_type().is_some_and(|t| self.excluded.contains(&t)));
         let mut errors = Vec::new();
         let mut regs = std::mem::take(&mut self.interceptors);
@@ -366,6 +379,9 @@ impl AppBuilder {
             .iter()
             .map(|route| Arc::new(compiler.compile(route, &mut resources, &mut missing_resources, &mut errors)))
             .collect();
+        // Not needed past compiling: freed before the router is built, the
+        // build's peak of memory (which stays resident) is lower.
+        drop(routes);
         compiler.resources = resources;
 
         let table = match Table::new(compiled, self.strict_matching) {

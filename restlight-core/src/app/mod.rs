@@ -281,8 +281,9 @@ impl App {
     ///
     /// Requests never wait for a resize: they read the limits from atomics
     /// and the threads through an `ArcSwap`. Concurrent resizes of one
-    /// executor are applied one after the other. New threads are started
-    /// from the calling thread; old ones are stopped without blocking when
+    /// executor are applied one after the other. The first of the new
+    /// threads is started from the calling thread (the others start as
+    /// handlers need them); old ones are stopped without blocking when
     /// that happens in an async context.
     ///
     /// An empty [`Resize`] changes nothing and returns the current metrics.
@@ -293,8 +294,8 @@ impl App {
     /// [`ResizeError::Invalid`] for zero threads or `max_active` (or too
     /// large a value), [`ResizeError::NotResizable`] for a user's
     /// [`Executor`](crate::Executor) or the thread count of an executor on
-    /// a runtime it does not own, [`ResizeError::Runtime`] when the new
-    /// threads cannot be started. Nothing changes on error.
+    /// a runtime it does not own, [`ResizeError::Runtime`] when the first
+    /// of the new threads cannot be started. Nothing changes on error.
     pub fn resize_executor(&self, name: &str, resize: Resize) -> Result<ExecutorMetrics, ResizeError> {
         if name == IO {
             return Err(ResizeError::NotResizable {

@@ -68,14 +68,15 @@ pub(crate) enum Spawner {
 }
 
 impl Spawner {
-    fn spawn<F>(&self, task: F) -> JoinHandle<F::Output>
+    /// Spawns `task`; the error is an owned thread that could not start.
+    fn spawn<F>(&self, task: F) -> io::Result<JoinHandle<F::Output>>
     where
         F: std::future::Future + Send + 'static,
         F::Output: Send + 'static,
     {
         match self {
             Self::Workers(workers) => workers.spawn(task),
-            Self::Runtime(handle) => handle.spawn(task),
+            Self::Runtime(handle) => Ok(handle.spawn(task)),
         }
     }
 }
@@ -254,12 +255,25 @@ impl Bounded {
         // The slot and the admission leave with the task, not with the
         // request: a cancelled blocking handler keeps its thread until it
         // returns, and its slot with it.
-        let join = AbortOnDrop(pool.spawner.spawn(async move {
+        let spawned = pool.spawner.spawn(async move {
             let _held = slot;
             let res = task.await;
             Counters::bump(&counters.completed);
             res
-        }));
+        });
+        let join = match spawned {
+            Ok(join) => AbortOnDrop(join),
+            Err(err) => {
+                pending.done = true;
+                tracing::error!(executor = %self.name, error = %err, "cannot start a worker thread");
+                return HttpError::service_unavailable(format!(
+                    "executor `{}` cannot start a worker thread: {err}",
+                    self.name
+                ))
+                .with("executor", self.name.as_str())
+                .into_response();
+            }
+        };
         let res = match join.await {
             Ok(res) => res,
             Err(e) if e.is_panic() => {
@@ -307,8 +321,9 @@ impl Bounded {
 
     /// Applies `resize` (already validated) and reports the new sizes.
     ///
-    /// Validation comes first and the new threads, the only step that can
-    /// fail, are started before anything changes, so a failed resize changes
+    /// Validation comes first and the first of the new threads (starting
+    /// it is the only step that can fail; the others start as handlers come)
+    /// is started before anything changes, so a failed resize changes
     /// nothing.
     pub(crate) fn resize(&self, resize: &Resize) -> Result<ExecutorMetrics, ResizeError> {
         let mut state = self.resizing.lock().unwrap_or_else(PoisonError::into_inner);
@@ -322,10 +337,11 @@ impl Bounded {
         let threads_now = self.pool.load().threads;
         let new_threads = resize.threads.filter(|&t| t != threads_now);
         let pool = match new_threads {
-            Some(threads) => Some(
-                owned_workers(&self.name, threads, &self.thread_seq)
-                    .map_err(|source| ResizeError::Runtime { executor: self.name.clone(), source })?,
-            ),
+            Some(threads) => {
+                let workers = owned_workers(&self.name, threads, &self.thread_seq);
+                workers.start_first().map_err(|source| ResizeError::Runtime { executor: self.name.clone(), source })?;
+                Some(workers)
+            }
             None => None,
         };
         let max_active = match (resize.max_active, resize.threads) {

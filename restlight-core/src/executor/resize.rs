@@ -15,8 +15,8 @@ pub const MAX_RESIZE_THREADS: usize = 4096;
 /// what is left unset keeps its value.
 ///
 /// - [`threads`](Self::threads): the executor's own worker threads. That
-///   many new threads are started and receive every handler started from
-///   then on; handlers already running finish on the old ones, which are
+///   many new threads receive every handler started from then on (the
+///   first is started by the resize, the others as handlers need them); handlers already running finish on the old ones, which are
 ///   stopped when the last of them ends (tasks a handler detached there
 ///   with `tokio::spawn` are dropped then, as at application shutdown). The
 ///   new threads keep the `restlight-<name>-<n>` names, numbered on from the
@@ -162,7 +162,7 @@ pub enum ResizeError {
         /// What it must be, for people.
         reason: String,
     },
-    /// The new threads could not be started (or their runtimes built).
+    /// The first of the new threads could not be started (or its runtime built).
     Runtime {
         /// The executor.
         executor: String,

@@ -67,7 +67,9 @@ impl Default for Scheduler {
 
 impl Scheduler {
     /// `threads` worker threads of its own, named `restlight-<name>-<n>`,
-    /// started at startup and stopped with the application. Zero is treated
+    /// each started the first time a handler is given to it (none at
+    /// startup; the first thread for the first handler, a second one when
+    /// two run at once, and so on) and stopped with the application. Zero is treated
     /// as one. At most `threads` handlers run at once unless
     /// [`max_active`](Self::max_active) says otherwise.
     ///
@@ -132,16 +134,18 @@ impl Scheduler {
     /// thread count.
     pub(crate) fn spawner(&self, name: &str, seq: &Arc<AtomicUsize>) -> io::Result<(Spawner, usize)> {
         match &self.runtime {
-            RuntimeSource::Threads(threads) => Ok((Spawner::Workers(owned_workers(name, *threads, seq)?), *threads)),
+            RuntimeSource::Threads(threads) => Ok((Spawner::Workers(owned_workers(name, *threads, seq)), *threads)),
             RuntimeSource::Handle(handle) => Ok((Spawner::Runtime(handle.clone()), handle.metrics().num_workers())),
         }
     }
 }
 
 /// `threads` worker threads named `restlight-<name>-<n>`, `n` taken from
-/// `seq`.
-pub(crate) fn owned_workers(name: &str, threads: usize, seq: &Arc<AtomicUsize>) -> io::Result<Workers> {
-    Workers::start(threads, TEARDOWN_GRACE, || format!("restlight-{name}-{}", seq.fetch_add(1, Ordering::Relaxed)))
+/// `seq` as each starts (on its first handler).
+pub(crate) fn owned_workers(name: &str, threads: usize, seq: &Arc<AtomicUsize>) -> Workers {
+    let name = name.to_owned();
+    let seq = Arc::clone(seq);
+    Workers::new(threads, TEARDOWN_GRACE, move || format!("restlight-{name}-{}", seq.fetch_add(1, Ordering::Relaxed)))
 }
 
 fn cores() -> usize {

@@ -14,15 +14,21 @@
 //! thread and whatever else was given to that thread. Handlers are given to
 //! an idle thread first, so while fewer handlers run than there are threads
 //! (the default `max_active`), each has a thread of its own.
+//!
+//! A thread (and its runtime) is started the first time a handler is given
+//! to it, not when the pool is built: a service whose business routes are
+//! never called, or called one at a time, starts none or one. Since an idle
+//! thread is taken first and the first idle one in order, the threads are
+//! started in order, and only as many as ever ran handlers at once.
 
 use std::future::Future;
 use std::io;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
-use tokio::runtime::Handle;
+use tokio::runtime::{Handle, Runtime};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
@@ -30,74 +36,123 @@ use tokio::task::JoinHandle;
 #[derive(Debug)]
 pub(crate) struct Workers {
     workers: Vec<Worker>,
-    /// Dropped to stop every thread.
-    stop: Vec<oneshot::Sender<()>>,
-    /// One message per thread that has ended (in a mutex for `Sync`; only
-    /// the drop reads it).
-    ended: Mutex<mpsc::Receiver<()>>,
+    /// What the threads started so far need to stop (their senders are
+    /// dropped to stop them) and to be waited for; only starting a thread
+    /// and dropping the pool lock it.
+    started: Mutex<Started>,
     /// How long dropping outside an async context waits for the threads.
     grace: Duration,
+    name: ThreadName,
 }
 
-/// One thread: its runtime's handle and how many tasks it holds.
+#[derive(Debug)]
+struct Started {
+    stop: Vec<oneshot::Sender<()>>,
+    ended_tx: mpsc::Sender<()>,
+    /// One message per thread that has ended.
+    ended: mpsc::Receiver<()>,
+}
+
+/// One thread: its runtime's handle once started, and how many tasks it
+/// holds.
 #[derive(Debug)]
 struct Worker {
-    handle: Handle,
+    handle: OnceLock<Handle>,
     running: Arc<AtomicUsize>,
 }
 
+/// Names a thread as it starts.
+struct ThreadName(Box<dyn Fn() -> String + Send + Sync>);
+
+impl std::fmt::Debug for ThreadName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ThreadName")
+    }
+}
+
 impl Workers {
-    /// Starts `threads` threads named by `name` (called once per thread).
-    pub(crate) fn start(threads: usize, grace: Duration, mut name: impl FnMut() -> String) -> io::Result<Self> {
+    /// A pool of `threads` threads (at least one) named by `name` (called
+    /// once per thread, as it starts). No thread starts here: each starts
+    /// on its first task.
+    pub(crate) fn new(threads: usize, grace: Duration, name: impl Fn() -> String + Send + Sync + 'static) -> Self {
         let (ended_tx, ended) = mpsc::channel();
-        let mut pool = Self {
-            workers: Vec::with_capacity(threads),
-            stop: Vec::with_capacity(threads),
-            ended: Mutex::new(ended),
+        let workers = (0..threads.max(1))
+            .map(|_| Worker { handle: OnceLock::new(), running: Arc::new(AtomicUsize::new(0)) })
+            .collect();
+        Self {
+            workers,
+            started: Mutex::new(Started { stop: Vec::new(), ended_tx, ended }),
             grace,
-        };
-        for _ in 0..threads.max(1) {
-            let (stop_tx, stop_rx) = oneshot::channel::<()>();
-            let (ready_tx, ready_rx) = mpsc::sync_channel::<io::Result<Handle>>(1);
-            let ended_tx = ended_tx.clone();
-            // The runtime is built and dropped on its own thread, never in
-            // the caller's (possibly async) context. On an error the threads
-            // started so far are stopped when `pool` drops.
-            std::thread::Builder::new().name(name()).spawn(move || {
-                let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
-                    Ok(rt) => rt,
-                    Err(e) => {
-                        let _ = ready_tx.send(Err(e));
-                        return;
-                    }
-                };
-                let _ = ready_tx.send(Ok(rt.handle().clone()));
-                rt.block_on(async move {
-                    let _ = stop_rx.await;
-                });
-                rt.shutdown_timeout(grace);
-                let _ = ended_tx.send(());
-            })?;
-            let handle = ready_rx.recv().map_err(|_| io::Error::other("a worker thread ended while starting"))??;
-            pool.workers.push(Worker { handle, running: Arc::new(AtomicUsize::new(0)) });
-            pool.stop.push(stop_tx);
+            name: ThreadName(Box::new(name)),
         }
-        Ok(pool)
+    }
+
+    /// How many of the threads have started.
+    #[cfg(test)]
+    pub(crate) fn started(&self) -> usize {
+        self.workers.iter().filter(|w| w.handle.get().is_some()).count()
+    }
+
+    /// Starts the first thread now, if it has not started: what a resize
+    /// does, so that a pool whose threads cannot start is refused before it
+    /// replaces the running one.
+    pub(crate) fn start_first(&self) -> io::Result<()> {
+        self.handle(&self.workers[0]).map(drop)
     }
 
     /// Runs `task` on the first idle thread, or on the one holding the
-    /// fewest tasks when none is idle.
-    pub(crate) fn spawn<F>(&self, task: F) -> JoinHandle<F::Output>
+    /// fewest tasks when none is idle, starting that thread if it has not
+    /// started yet. The error is the operating system's refusal to start
+    /// the thread or its runtime (the task is dropped then).
+    pub(crate) fn spawn<F>(&self, task: F) -> io::Result<JoinHandle<F::Output>>
     where
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
         let worker = self.pick();
         let held = Held(Arc::clone(&worker.running));
-        worker.handle.spawn(async move {
+        let handle = self.handle(worker)?;
+        Ok(handle.spawn(async move {
             let _held = held;
             task.await
-        })
+        }))
+    }
+
+    /// The runtime of `worker`'s thread, started on first use.
+    fn handle<'w>(&self, worker: &'w Worker) -> io::Result<&'w Handle> {
+        if let Some(handle) = worker.handle.get() {
+            return Ok(handle);
+        }
+        let mut started = self.started.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(handle) = worker.handle.get() {
+            return Ok(handle);
+        }
+        // The runtime is built here (building one does not enter it, so
+        // any context will do) and handed to its thread, which runs it and
+        // drops it: never dropped in the caller's (possibly async) context,
+        // except through `shutdown_background` when the thread cannot start.
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+        let handle = rt.handle().clone();
+        let (stop_tx, stop_rx) = oneshot::channel::<()>();
+        let (rt_tx, rt_rx) = mpsc::sync_channel::<Runtime>(1);
+        let ended_tx = started.ended_tx.clone();
+        let grace = self.grace;
+        let spawned = std::thread::Builder::new().name((self.name.0)()).spawn(move || {
+            let Ok(rt) = rt_rx.recv() else { return };
+            rt.block_on(async move {
+                let _ = stop_rx.await;
+            });
+            rt.shutdown_timeout(grace);
+            let _ = ended_tx.send(());
+        });
+        if let Err(err) = spawned {
+            rt.shutdown_background();
+            return Err(err);
+        }
+        // A buffer of one, empty: this never blocks.
+        let _ = rt_tx.send(rt);
+        started.stop.push(stop_tx);
+        Ok(worker.handle.get_or_init(|| handle))
     }
 
     /// Claims a thread for one more task.
@@ -135,16 +190,16 @@ impl Drop for Workers {
     /// (a handler that blocks cannot be interrupted); inside one it does not
     /// wait.
     fn drop(&mut self) {
-        let started = self.stop.len();
-        self.stop.clear();
-        if Handle::try_current().is_ok() {
+        let started = self.started.get_mut().unwrap_or_else(PoisonError::into_inner);
+        let threads = started.stop.len();
+        started.stop.clear();
+        if threads == 0 || Handle::try_current().is_ok() {
             return;
         }
-        let ended = self.ended.get_mut().unwrap_or_else(PoisonError::into_inner);
         let deadline = Instant::now() + self.grace;
-        for _ in 0..started {
+        for _ in 0..threads {
             let left = deadline.saturating_duration_since(Instant::now());
-            if ended.recv_timeout(left).is_err() {
+            if started.ended.recv_timeout(left).is_err() {
                 return;
             }
         }
@@ -156,12 +211,67 @@ mod tests {
     use super::*;
 
     fn pool(threads: usize) -> Workers {
-        let mut n = 0;
-        Workers::start(threads, Duration::from_secs(1), move || {
-            n += 1;
-            format!("test-worker-{n}")
+        let n = AtomicUsize::new(0);
+        Workers::new(threads, Duration::from_secs(1), move || {
+            format!("test-worker-{}", n.fetch_add(1, Ordering::Relaxed) + 1)
         })
-        .unwrap()
+    }
+
+    impl Workers {
+        fn spawn_ok<F>(&self, task: F) -> JoinHandle<F::Output>
+        where
+            F: Future + Send + 'static,
+            F::Output: Send + 'static,
+        {
+            self.spawn(task).unwrap()
+        }
+    }
+
+    /// The names of this process's threads that start with `prefix`, as
+    /// the operating system lists them.
+    #[cfg(target_os = "linux")]
+    fn os_threads(prefix: &str) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir("/proc/self/task")
+            .unwrap()
+            .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("comm")).ok())
+            .map(|comm| comm.trim_end().to_owned())
+            .filter(|comm| comm.starts_with(prefix))
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn threads_start_on_first_use_in_order_and_only_as_many_as_run_at_once() {
+        // Thread names are at most 15 bytes on Linux: a short, unique prefix.
+        let n = AtomicUsize::new(0);
+        let pool =
+            Workers::new(4, Duration::from_secs(1), move || format!("lazy-w-{}", n.fetch_add(1, Ordering::Relaxed)));
+        assert!(os_threads("lazy-w-").is_empty(), "no thread before the first task");
+        assert_eq!(pool.started(), 0);
+        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        // One task at a time: always the first thread.
+        for _ in 0..3 {
+            assert_eq!(rt.block_on(pool.spawn_ok(async { name() })).unwrap(), "lazy-w-0");
+        }
+        assert_eq!(os_threads("lazy-w-"), ["lazy-w-0"]);
+        // Two at once: a second thread starts, and no more.
+        let (tx, rx) = oneshot::channel::<()>();
+        let waiting = pool.spawn_ok(async move { rx.await.map(|()| name()) });
+        assert_eq!(rt.block_on(pool.spawn_ok(async { name() })).unwrap(), "lazy-w-1");
+        tx.send(()).unwrap();
+        assert_eq!(rt.block_on(waiting).unwrap().unwrap(), "lazy-w-0");
+        assert_eq!(os_threads("lazy-w-"), ["lazy-w-0", "lazy-w-1"]);
+        assert_eq!(pool.started(), 2);
+        // Dropping the pool stops them (a thread leaves the list just
+        // after it reports its end).
+        drop(pool);
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while !os_threads("lazy-w-").is_empty() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(os_threads("lazy-w-"), Vec::<String>::new(), "the started threads ended with the pool");
     }
 
     fn name() -> String {
@@ -177,7 +287,7 @@ mod tests {
         let tasks: Vec<_> = (0..3)
             .map(|_| {
                 let gate = Arc::clone(&gate);
-                pool.spawn(async move {
+                pool.spawn_ok(async move {
                     gate.wait();
                     name()
                 })
@@ -189,7 +299,7 @@ mod tests {
         names.sort();
         assert_eq!(names, ["test-worker-1", "test-worker-2", "test-worker-3"]);
         // Every thread is idle again: the next task goes to the first.
-        assert_eq!(rt.block_on(pool.spawn(async { name() })).unwrap(), "test-worker-1");
+        assert_eq!(rt.block_on(pool.spawn_ok(async { name() })).unwrap(), "test-worker-1");
     }
 
     #[test]
@@ -202,14 +312,14 @@ mod tests {
         let mut rxs = rxs.into_iter();
         let mut waiting = || {
             let rx = rxs.next().unwrap();
-            pool.spawn(async move { rx.await.map(|()| name()) })
+            pool.spawn_ok(async move { rx.await.map(|()| name()) })
         };
         let a = waiting();
         let b = waiting();
         assert_eq!(loads(&pool), [1, 1], "one idle thread each");
         let c = waiting();
         assert_eq!(loads(&pool), [2, 1], "a tie goes to the first");
-        assert_eq!(rt.block_on(pool.spawn(async { name() })).unwrap(), "test-worker-2", "the less loaded thread");
+        assert_eq!(rt.block_on(pool.spawn_ok(async { name() })).unwrap(), "test-worker-2", "the less loaded thread");
         for tx in txs {
             tx.send(()).unwrap();
         }
@@ -222,13 +332,13 @@ mod tests {
     fn an_aborted_or_panicking_task_gives_its_thread_back() {
         let pool = pool(1);
         let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
-        let pending = pool.spawn(std::future::pending::<()>());
+        let pending = pool.spawn_ok(std::future::pending::<()>());
         pending.abort();
         assert!(rt.block_on(pending).unwrap_err().is_cancelled());
-        let panicked = pool.spawn(async { panic!("boom") });
+        let panicked = pool.spawn_ok(async { panic!("boom") });
         assert!(rt.block_on(panicked).unwrap_err().is_panic());
         assert_eq!(pool.workers[0].running.load(Ordering::SeqCst), 0);
-        assert_eq!(rt.block_on(pool.spawn(async { name() })).unwrap(), "test-worker-1");
+        assert_eq!(rt.block_on(pool.spawn_ok(async { name() })).unwrap(), "test-worker-1");
     }
 
     #[test]
@@ -237,7 +347,7 @@ mod tests {
         let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
         let (tx, rx) = oneshot::channel::<()>();
         // A task that never ends on its own; dropping it drops `tx`.
-        let never = pool.spawn(async move {
+        let never = pool.spawn_ok(async move {
             let _tx = tx;
             std::future::pending::<()>().await;
         });
