@@ -6,7 +6,8 @@
 # the kernel's share (the socket reads and writes), so it is the request's
 # whole cost to the server; but it moves with what else the machine runs
 # (caches, clock), so modes are run interleaved, RUNS times each, and the
-# median is shown beside each run. The clock tick is 10 ms: with the
+# median is shown beside each run. The server is pinned to CPU 0 and
+# h2load to CPU 1, as in the load comparison. The clock tick is 10 ms: with the
 # default N (400,000) a run's figure is good to about 0.5 %.
 #   cargo build --release --features access-log-file --example ops
 #   RUNS=5 MODES="off ids trace" benches/ops_cpu.sh
@@ -20,13 +21,13 @@ cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 declare -A runs
 for run in $(seq "$RUNS"); do
   for mode in $MODES; do
-    OPS=$mode "$BIN" >/dev/null 2>&1 &
+    OPS=$mode taskset -c 0 "$BIN" >/dev/null 2>&1 &
     pid=$!
     for _ in $(seq 300); do curl -s -o /dev/null http://127.0.0.1:18089/hello && break; sleep 0.05; done
     # Warm the connections' buffers and the thread pools first.
-    h2load --h1 -n 20000 -c 4 -t 1 http://127.0.0.1:18089/hello >/dev/null
+    taskset -c 1 h2load --h1 -n 20000 -c 4 -t 1 http://127.0.0.1:18089/hello >/dev/null
     before=$(cpu "$pid")
-    h2load --h1 -n "$N" -c 4 -t 1 http://127.0.0.1:18089/hello >/dev/null
+    taskset -c 1 h2load --h1 -n "$N" -c 4 -t 1 http://127.0.0.1:18089/hello >/dev/null
     after=$(cpu "$pid")
     kill -TERM "$pid"; wait "$pid" 2>/dev/null
     ns=$(( (after - before) * 1000000000 / tick / N ))
