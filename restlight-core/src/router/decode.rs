@@ -161,7 +161,8 @@ pub(crate) fn decode(s: &str) -> Result<Cow<'_, str>, String> {
     String::from_utf8(out).map(Cow::Owned).map_err(|_| format!("invalid UTF-8 after percent-decoding `{s}`"))
 }
 
-fn hex(b: u8) -> Option<u8> {
+/// The value of one hex digit.
+pub(super) fn hex(b: u8) -> Option<u8> {
     match b {
         b'0'..=b'9' => Some(b - b'0'),
         b'a'..=b'f' => Some(b - b'a' + 10),

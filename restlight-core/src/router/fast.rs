@@ -23,6 +23,7 @@
 
 use smallvec::SmallVec;
 
+use super::decode::hex;
 use super::template::{Piece, Template};
 
 /// A set of characters: the ASCII members by bit, and one answer for every
@@ -310,15 +311,6 @@ fn lit_at(lit: &str, bytes: &[u8], mut pos: usize) -> Option<usize> {
         }
     }
     Some(pos)
-}
-
-fn hex(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
 }
 
 /// The (element, position) pairs known not to match, when remembering pays.
