@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::regexes::literal_of_regex;
-use super::template::{push_escaped, shape, Template};
+use super::template::{push_escaped, shape, write_var, Template};
 use super::{RouteEntry, RouterProblem};
 use crate::media::MediaType;
 
@@ -35,6 +35,9 @@ pub(crate) fn conflicts(members: &[&RouteEntry]) -> Vec<RouterProblem> {
 /// Pairs that state the same types are conflicts instead.
 pub(crate) fn outranked(members: &[&RouteEntry]) -> Vec<RouterProblem> {
     let mut out = Vec::new();
+    if members.len() < 2 {
+        return out; // no other route to outrank it
+    }
     for (j, b) in members.iter().enumerate() {
         let (b_consumes, b_produces) = (media_set(&b.consumes), produces(b));
         let winner = members.iter().enumerate().find(|&(i, a)| {
@@ -83,20 +86,18 @@ fn produces(e: &RouteEntry) -> BTreeMap<&str, u16> {
 /// the better group is always chosen first: `/a/{x: b}` behind `/a/b`,
 /// `/{x}` behind `/{x: [^/]+}`. `groups` is in precedence order, each with
 /// its template and members.
-pub(crate) fn shadowed(groups: &[(&Template, Vec<&RouteEntry>)]) -> Vec<RouterProblem> {
+pub(crate) fn shadowed(groups: &[(&Template<'_>, Vec<&RouteEntry>)]) -> Vec<RouterProblem> {
     let mut winners: HashMap<String, &RouteEntry> = HashMap::new();
     let mut out = Vec::new();
     for (template, members) in groups {
-        let canonical = shape(&template.segments, &template.vars, |v| match v.regex.as_deref() {
-            None | Some("[^/]+") => "{}".to_owned(),
-            Some(re) => match literal_of_regex(re) {
-                Some(lit) => {
-                    let mut s = String::new();
-                    push_escaped(&mut s, &lit);
-                    s
-                }
-                None => format!("{{:{re}}}"),
-            },
+        let canonical = shape(template.segments.iter().map(Vec::as_slice), &template.vars, |out, v| {
+            match v.regex.as_deref() {
+                None | Some("[^/]+") => out.push_str("{}"),
+                Some(re) => match literal_of_regex(re) {
+                    Some(lit) => push_escaped(out, &lit),
+                    None => write_var(out, v),
+                },
+            }
         });
         let Some(first) = members.first() else { continue };
         match winners.get(&canonical) {

@@ -70,6 +70,88 @@ pub(crate) fn route_body_and_slash(path: &str) -> (&str, bool) {
     }
 }
 
+/// What one pass over a request target finds: the route body (as
+/// [`route_body_and_slash`] cuts it), whether it is plain ([`is_plain`]),
+/// the query, and where the body's `/` are. One byte loop instead of a
+/// `memchr` scan for each question: a request path is some tens of bytes,
+/// where each vectorised search pays more to set up than the loop costs.
+#[derive(Debug)]
+pub(crate) struct Scan<'p> {
+    /// The path without query, fragment, one leading and one trailing `/`.
+    pub(crate) body: &'p str,
+    /// Whether a trailing `/` was removed (`/users/`, not `/`).
+    pub(crate) trailing: bool,
+    /// Whether the body has no `%`, `;` or NUL: matched exactly as it is.
+    pub(crate) plain: bool,
+    /// The text after the first `?`, if any.
+    pub(crate) query: Option<&'p str>,
+    /// Offsets of the `/` inside `body`.
+    slashes: SmallVec<[u32; 16]>,
+}
+
+impl<'p> Scan<'p> {
+    /// Scans `target` (a path, perhaps with a query or fragment) once.
+    pub(crate) fn of(target: &'p str) -> Self {
+        let bytes = target.as_bytes();
+        let mut slashes: SmallVec<[u32; 16]> = SmallVec::new();
+        let mut plain = true;
+        let mut end = bytes.len();
+        let mut query = None;
+        for (i, &b) in bytes.iter().enumerate() {
+            match b {
+                b'/' => slashes.push(u32::try_from(i).unwrap_or(u32::MAX)),
+                b'?' => {
+                    end = i;
+                    query = Some(&target[i + 1..]);
+                    break;
+                }
+                b'#' => {
+                    end = i;
+                    query = memchr::memchr(b'?', &bytes[i..]).map(|at| &target[i + at + 1..]);
+                    break;
+                }
+                b'%' | b';' | 0 => plain = false,
+                _ => {}
+            }
+        }
+        let mut start = 0;
+        if bytes.first() == Some(&b'/') {
+            start = 1;
+            slashes.remove(0);
+        }
+        let mut trailing = false;
+        if end > start && bytes[end - 1] == b'/' {
+            end -= 1;
+            trailing = true;
+            slashes.pop();
+        }
+        let base = u32::try_from(start).unwrap_or(0);
+        for at in &mut slashes {
+            *at -= base;
+        }
+        Scan { body: &target[start..end], trailing, plain, query, slashes }
+    }
+
+    /// [`parse_body`] of the scanned body, splitting a plain body at the
+    /// `/` found by the scan.
+    pub(crate) fn parse(&self) -> Result<ParsedPath<'p>, String> {
+        if !self.plain || self.body.is_empty() {
+            return parse_body(self.body, self.plain);
+        }
+        let body = self.body;
+        let mut parsed =
+            ParsedPath { raw: Cow::Borrowed(body), segments: SmallVec::new(), matrix: MatrixParams::default() };
+        let mut start = 0;
+        for &at in &self.slashes {
+            let at = at as usize;
+            parsed.segments.push(Segment { start, end: at, text: Cow::Borrowed(&body[start..at]) });
+            start = at + 1;
+        }
+        parsed.segments.push(Segment { start, end: body.len(), text: Cow::Borrowed(&body[start..]) });
+        Ok(parsed)
+    }
+}
+
 /// Whether the path needs decoding or has matrix parameters (or a NUL, which
 /// decoding rejects): otherwise it is matched exactly as it is.
 pub(crate) fn is_plain(body: &str) -> bool {
@@ -168,5 +250,43 @@ pub(super) fn hex(b: u8) -> Option<u8> {
         b'a'..=b'f' => Some(b - b'a' + 10),
         b'A'..=b'F' => Some(b - b'A' + 10),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_plain, parse_body, route_body_and_slash, Scan};
+
+    /// The one-pass scan cuts, classifies and splits every path as the
+    /// separate scans do: all targets of up to five characters of an
+    /// alphabet holding every character the scan looks at.
+    #[test]
+    fn scan_agrees_with_the_separate_scans_on_every_short_target() {
+        let alphabet = ['/', 'a', '%', '2', 'F', ';', '?', '#', '\0', 'é'];
+        let mut targets = vec![String::new()];
+        let mut all = Vec::new();
+        for _ in 0..5 {
+            targets = targets.iter().flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}"))).collect();
+            all.extend(targets.iter().cloned());
+        }
+        for target in &all {
+            let scan = Scan::of(target);
+            let (body, trailing) = route_body_and_slash(target);
+            assert_eq!((scan.body, scan.trailing, scan.plain), (body, trailing, is_plain(body)), "{target:?}");
+            let query = target.find('?').map(|at| &target[at + 1..]);
+            assert_eq!(scan.query, query, "{target:?}");
+            let (ours, theirs) = (scan.parse(), parse_body(body, is_plain(body)));
+            match (ours, theirs) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a.raw, b.raw, "{target:?}");
+                    let seg = |p: &super::ParsedPath<'_>| -> Vec<(usize, usize, String)> {
+                        p.segments.iter().map(|s| (s.start, s.end, s.text.to_string())).collect()
+                    };
+                    assert_eq!(seg(&a), seg(&b), "{target:?}");
+                }
+                (Err(a), Err(b)) => assert_eq!(a, b, "{target:?}"),
+                (a, b) => panic!("{target:?}: {a:?} against {b:?}"),
+            }
+        }
     }
 }

@@ -122,18 +122,18 @@ fn unreserved(c: char) -> bool {
 impl Fast {
     /// The matcher of `segments` (joined by `/`) of `t`, or `None` when a
     /// variable's regex or a literal is not one of the shapes handled here.
-    pub(crate) fn of(t: &Template, segments: &[Vec<Piece>]) -> Option<Fast> {
+    pub(crate) fn of<'e, S: AsRef<[Piece<'e>]>>(t: &Template<'_>, segments: &[S]) -> Option<Fast> {
         let mut elems = Vec::new();
         let mut vars = Vec::new();
         for (k, seg) in segments.iter().enumerate() {
             if k > 0 {
                 elems.push(Elem::Exact("/".into()));
             }
-            for piece in seg {
+            for piece in seg.as_ref() {
                 match piece {
                     Piece::Lit(text) if text.contains('%') => return None,
-                    Piece::Lit(text) if text.chars().all(unreserved) => elems.push(Elem::Exact(text.as_str().into())),
-                    Piece::Lit(text) => elems.push(Elem::Lit(text.as_str().into())),
+                    Piece::Lit(text) if text.chars().all(unreserved) => elems.push(Elem::Exact((**text).into())),
+                    Piece::Lit(text) => elems.push(Elem::Lit((**text).into())),
                     Piece::Var(v) => {
                         let re = t.vars[*v].regex.as_deref().unwrap_or("[^/]+");
                         let start = u16::try_from(elems.len()).ok()?;

@@ -16,7 +16,7 @@ use smallvec::SmallVec;
 use super::decode::{parse_path, ParsedPath};
 use super::fast::Fast;
 use super::regexes::raw_literal;
-use super::template::{shape, Piece, Template};
+use super::template::{shape, write_var, Piece, Template};
 
 /// Where a variable's value sits in the parsed path. Offsets are `u32` (a
 /// request path is far shorter than 4 GiB), so that the captures a lookup
@@ -146,7 +146,7 @@ impl SuffixIndex {
 }
 
 /// The trailing unreserved literal text of a template's last segment.
-fn literal_suffix(t: &Template) -> &str {
+fn literal_suffix<'t>(t: &'t Template<'_>) -> &'t str {
     match t.segments.last().and_then(|seg| seg.last()) {
         Some(Piece::Lit(text)) => {
             let keep = text.char_indices().rev().take_while(|(_, c)| c.is_ascii_alphanumeric() || "-._~".contains(*c));
@@ -161,7 +161,7 @@ impl Tree {
     ///
     /// # Errors
     /// When the combined regex of the template does not compile.
-    pub(crate) fn insert(&mut self, t: &Template, group: usize) -> Result<(), String> {
+    pub(crate) fn insert(&mut self, t: &Template<'_>, group: usize) -> Result<(), String> {
         if self.nodes.is_empty() {
             self.nodes.push(Node { best: usize::MAX, ..Node::default() });
         }
@@ -224,19 +224,18 @@ impl Tree {
         child
     }
 
-    fn pattern_child(&mut self, node: usize, t: &Template, seg: &[Piece]) -> Result<usize, String> {
-        let seg_shape =
-            shape(&[seg.to_vec()], &t.vars, |v| v.regex.as_ref().map_or("{}".into(), |r| format!("{{:{r}}}")));
+    fn pattern_child(&mut self, node: usize, t: &Template<'_>, seg: &[Piece<'_>]) -> Result<usize, String> {
+        let seg_shape = shape(std::iter::once(seg), &t.vars, write_var);
         if let Some((_, _, child)) = self.nodes[node].patterns.iter().find(|(s, _, _)| *s == seg_shape) {
             return Ok(*child);
         }
         let matcher = if seg.iter().any(|p| matches!(p, Piece::Var(v) if t.vars[*v].regex.is_some())) {
-            SegMatcher::Regex(compile(t, &[seg.to_vec()])?)
+            SegMatcher::Regex(compile(t, &[seg])?)
         } else {
             SegMatcher::Plain(
                 seg.iter()
                     .map(|p| match p {
-                        Piece::Lit(text) => Plain::Lit(text.as_str().into()),
+                        Piece::Lit(text) => Plain::Lit((**text).into()),
                         Piece::Var(_) => Plain::Var,
                     })
                     .collect(),
@@ -308,7 +307,7 @@ impl Tree {
     }
 }
 
-fn lit(piece: &Piece) -> &str {
+fn lit<'p>(piece: &'p Piece<'_>) -> &'p str {
     match piece {
         Piece::Lit(text) => text,
         Piece::Var(_) => "",
@@ -326,7 +325,7 @@ enum Compiled {
 }
 
 /// Compiles `segments` (joined by `/`), matched against raw text.
-fn compile(t: &Template, segments: &[Vec<Piece>]) -> Result<Compiled, String> {
+fn compile<'e, S: AsRef<[Piece<'e>]>>(t: &Template<'_>, segments: &[S]) -> Result<Compiled, String> {
     if let Some(fast) = Fast::of(t, segments) {
         return Ok(Compiled::Fast(fast));
     }
@@ -343,14 +342,14 @@ fn compile(t: &Template, segments: &[Vec<Piece>]) -> Result<Compiled, String> {
 /// One anchored regex over raw text for `segments` (joined by `/`), and
 /// its number of variables, captured as `__rl0`, `__rl1`, ...
 /// Our groups are named, so groups inside the user's regexes do not matter.
-pub(crate) fn regex_source(t: &Template, segments: &[Vec<Piece>]) -> (String, usize) {
+pub(crate) fn regex_source<'e, S: AsRef<[Piece<'e>]>>(t: &Template<'_>, segments: &[S]) -> (String, usize) {
     let mut src = String::from("^");
     let mut count = 0;
     for (k, seg) in segments.iter().enumerate() {
         if k > 0 {
             src.push('/');
         }
-        for piece in seg {
+        for piece in seg.as_ref() {
             match piece {
                 Piece::Lit(text) => src.push_str(&raw_literal(text)),
                 Piece::Var(v) => {

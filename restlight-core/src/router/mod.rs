@@ -242,9 +242,9 @@ impl Router {
 
     /// [`Router::new`] over entries held elsewhere (the application's
     /// compiled routes), so that startup does not copy them.
-    pub(crate) fn of_refs(entries: &[&RouteEntry]) -> Result<(Router, Vec<RouterProblem>), RouterError> {
+    pub(crate) fn of_refs<'e>(entries: &[&'e RouteEntry]) -> Result<(Router, Vec<RouterProblem>), RouterError> {
         let mut problems: Vec<RouterProblem> = Vec::new();
-        let mut by_shape: BTreeMap<String, (Template, Vec<usize>)> = BTreeMap::new();
+        let mut by_shape: BTreeMap<String, (Template<'e>, Vec<usize>)> = BTreeMap::new();
         let mut var_names: Vec<Vec<Arc<str>>> = vec![Vec::new(); entries.len()];
         for (i, &entry) in entries.iter().enumerate() {
             // A template the macros parsed had its regexes checked at
@@ -267,7 +267,7 @@ impl Router {
             }
         }
         problems.sort_by_cached_key(ToString::to_string);
-        let ranked: Vec<(Template, Vec<usize>, SpringKey, bool)> = by_shape
+        let ranked: Vec<(Template<'e>, Vec<usize>, SpringKey, bool)> = by_shape
             .into_values()
             .map(|(t, members)| {
                 let is_spring = members.iter().all(|&i| matches!(entries[i].precedence, Precedence::Spring { .. }));
@@ -282,15 +282,20 @@ impl Router {
             spring: *spring,
             is_spring: *is_spring,
         });
-        let mut groups: Vec<(Template, Vec<usize>)> = ranked.into_iter().map(|(t, m, _, _)| (t, m)).collect();
+        let mut groups: Vec<(Template<'e>, Vec<usize>)> = ranked.into_iter().map(|(t, m, _, _)| (t, m)).collect();
         let mut conflicts = Vec::new();
         for (_, members) in &mut groups {
             members.sort_by_cached_key(|&i| tie_order(entries[i], i));
             let refs: Vec<&RouteEntry> = members.iter().map(|&i| entries[i]).collect();
             conflicts.extend(conflict::conflicts(&refs));
         }
-        let mut router =
-            Router { tree: Tree::default(), groups: Vec::new(), routes: Vec::new(), any: any(), strict: false };
+        let mut router = Router {
+            tree: Tree::default(),
+            groups: Vec::with_capacity(groups.len()),
+            routes: Vec::with_capacity(entries.len()),
+            any: any(),
+            strict: false,
+        };
         for (id, (template, members)) in groups.iter().enumerate() {
             if let Err(e) = router.tree.insert(template, id) {
                 let first = entries[members[0]];
@@ -315,7 +320,7 @@ impl Router {
             problems.extend(conflicts);
             return Err(RouterError::new(problems));
         }
-        let listed: Vec<(&Template, Vec<&RouteEntry>)> =
+        let listed: Vec<(&Template<'e>, Vec<&RouteEntry>)> =
             groups.iter().map(|(t, m)| (t, m.iter().map(|&i| entries[i]).collect())).collect();
         let mut warnings = conflict::shadowed(&listed);
         for (_, members) in &listed {
@@ -366,9 +371,9 @@ impl Router {
         content_type: Option<&str>,
         accept: Option<&str>,
     ) -> Result<Lookup<'r>, RouteError> {
-        let query = memchr::memchr(b'?', raw_path.as_bytes()).map(|at| &raw_path[at + 1..]);
-        let facts = Facts::new(query, None);
-        self.lookup_accepting(method, raw_path, content_type, &Accept::new(accept), &facts)
+        let scan = decode::Scan::of(raw_path);
+        let facts = Facts::new(scan.query, None);
+        self.lookup_scanned(method, &scan, content_type, &Accept::new(accept), &facts)
     }
 
     /// [`lookup`](Self::lookup) with `Accept` read already, so that the
@@ -381,13 +386,24 @@ impl Router {
         accept: &Accept<'_>,
         facts: &Facts<'_>,
     ) -> Result<Lookup<'r>, RouteError> {
-        let (body, trailing) = decode::route_body_and_slash(raw_path);
+        self.lookup_scanned(method, &decode::Scan::of(raw_path), content_type, accept, facts)
+    }
+
+    /// [`lookup_accepting`](Self::lookup_accepting) of a path scanned once.
+    fn lookup_scanned<'r>(
+        &'r self,
+        method: &Method,
+        scan: &decode::Scan<'_>,
+        content_type: Option<&str>,
+        accept: &Accept<'_>,
+        facts: &Facts<'_>,
+    ) -> Result<Lookup<'r>, RouteError> {
+        let (body, trailing, plain) = (scan.body, scan.trailing, scan.plain);
         let facts = &facts.at_path(trailing);
         // A group whose routes all refuse a trailing `/` (Spring's) is no
         // match for a path with one: the next best template is tried.
         let refused = |group: usize| trailing && self.groups[group].refuses_trailing_slash();
         let serves = |group: usize| !refused(group) && (self.strict || self.groups[group].serves(method));
-        let plain = decode::is_plain(body);
         // A plain path is its own key in the static table: looked up once,
         // and a final static route that serves the method needs nothing else.
         let known = plain.then(|| self.tree.static_entry(body));
@@ -397,7 +413,7 @@ impl Router {
             }
         }
         let bad = |reason| RouteError::BadPath { reason };
-        let path = decode::parse_body(body, plain).map_err(bad)?;
+        let path = scan.parse().map_err(bad)?;
         let Some((group, caps)) = self.tree.find(&path, &serves, known) else {
             return self.unserved(&path, method, &refused);
         };

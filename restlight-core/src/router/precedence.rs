@@ -49,7 +49,7 @@ pub(crate) struct Key {
 
 impl Key {
     /// The key of a normalised template.
-    pub(crate) fn of(segments: &[Vec<Piece>], vars: &[Var]) -> Key {
+    pub(crate) fn of(segments: &[Vec<Piece<'_>>], vars: &[Var<'_>]) -> Key {
         let literal: usize = segments
             .iter()
             .flatten()

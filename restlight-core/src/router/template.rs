@@ -7,6 +7,7 @@
 //! - The leading `/` is optional and one trailing `/` is ignored.
 //! - Literal text is percent-decoded.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use regex_lite::Regex;
@@ -16,31 +17,33 @@ use super::fast::compiles;
 use super::precedence::Key;
 use super::regexes::may_match_slash;
 
-/// A piece of a template segment.
+/// A piece of a template segment. Text is borrowed from the route entry
+/// when it needs no decoding, so that compiling a template allocates only
+/// its vectors.
 #[derive(Clone, Debug)]
-pub(crate) enum Piece {
+pub(crate) enum Piece<'e> {
     /// Literal text, percent-decoded.
-    Lit(String),
+    Lit(Cow<'e, str>),
     /// The variable with this index into [`Template::vars`].
     Var(usize),
 }
 
 /// A template variable.
 #[derive(Clone, Debug)]
-pub(crate) struct Var {
+pub(crate) struct Var<'e> {
     pub(crate) name: Arc<str>,
     /// The regex as written (trimmed), `None` for the default `[^/]+`.
-    pub(crate) regex: Option<String>,
+    pub(crate) regex: Option<Cow<'e, str>>,
     /// Whether the regex may match `/`, so that the variable spans segments.
     pub(crate) multi: bool,
 }
 
 /// A parsed, normalised template.
 #[derive(Clone, Debug)]
-pub(crate) struct Template {
+pub(crate) struct Template<'e> {
     /// Segments between `/`; empty for the root.
-    pub(crate) segments: Vec<Vec<Piece>>,
-    pub(crate) vars: Vec<Var>,
+    pub(crate) segments: Vec<Vec<Piece<'e>>>,
+    pub(crate) vars: Vec<Var<'e>>,
     /// The first segment holding a multi-segment variable: from there on the
     /// rest of the path is matched by one regex.
     pub(crate) tail_start: Option<usize>,
@@ -67,7 +70,7 @@ pub(crate) enum Fault {
 
 /// Parses a template, reporting every mistake the grammar finds. Its
 /// regexes are not compiled here: see [`check_regexes`].
-pub(crate) fn parse(src: &str) -> Result<Template, Vec<Fault>> {
+pub(crate) fn parse(src: &str) -> Result<Template<'_>, Vec<Fault>> {
     let parsed = grammar::Template::parse(src).map_err(|e| e.into_iter().map(Fault::Syntax).collect::<Vec<_>>())?;
     Ok(compile(&parsed))
 }
@@ -77,7 +80,7 @@ pub(crate) fn parse(src: &str) -> Result<Template, Vec<Fault>> {
 /// only to check it costs startup, so templates the macros checked at
 /// compile time, with the same engine, skip this, and so do regexes of the
 /// shapes matched by hand (see `fast::compiles`).
-pub(crate) fn check_regexes(t: &Template) -> Result<(), Vec<Fault>> {
+pub(crate) fn check_regexes(t: &Template<'_>) -> Result<(), Vec<Fault>> {
     let faults: Vec<Fault> = t
         .vars
         .iter()
@@ -99,7 +102,7 @@ pub(crate) fn check_regexes(t: &Template) -> Result<(), Vec<Fault>> {
 
 /// Compiles a template the grammar parsed (at startup, or in the macros at
 /// compile time) into segments.
-pub(crate) fn compile(parsed: &grammar::Template<'_>) -> Template {
+pub(crate) fn compile<'e>(parsed: &grammar::Template<'e>) -> Template<'e> {
     let rooted = matches!(parsed.pieces().first(), Some(grammar::Piece::Literal(lit)) if lit.text.starts_with('/'));
     // Sized once: a template is compiled for every route at startup.
     let (mut slashes, mut var_count) = (0, 0);
@@ -109,25 +112,19 @@ pub(crate) fn compile(parsed: &grammar::Template<'_>) -> Template {
             grammar::Piece::Var(_) => var_count += 1,
         }
     }
-    let mut segments: Vec<Vec<Piece>> = Vec::with_capacity(slashes + 1);
+    let mut segments: Vec<Vec<Piece<'e>>> = Vec::with_capacity(slashes + 1);
     segments.push(Vec::new());
     let mut vars = Vec::with_capacity(var_count);
     for piece in parsed.pieces() {
         match piece {
-            grammar::Piece::Literal(lit) => {
-                // Split first: an escaped `/` (`%2F`) stays inside its segment.
-                for (k, part) in lit.text.split('/').enumerate() {
-                    if k > 0 {
-                        segments.push(Vec::new());
-                    }
-                    if !part.is_empty() {
-                        push(&mut segments, Piece::Lit(grammar::decode(part).into_owned()));
-                    }
-                }
-            }
+            // Borrowed from the entry's text where nothing is decoded.
+            grammar::Piece::Literal(lit) => match &lit.text {
+                Cow::Borrowed(text) => push_literal(&mut segments, text, grammar::decode),
+                Cow::Owned(text) => push_literal(&mut segments, text, |part| Cow::Owned(grammar::decode(part).into_owned())),
+            },
             grammar::Piece::Var(var) => {
                 let multi = var.regex.as_deref().is_some_and(may_match_slash);
-                let regex = var.regex.as_deref().map(str::to_owned);
+                let regex = var.regex.as_ref().map(keep);
                 push(&mut segments, Piece::Var(vars.len()));
                 vars.push(Var { name: var.name.as_ref().into(), regex, multi });
             }
@@ -141,34 +138,72 @@ pub(crate) fn compile(parsed: &grammar::Template<'_>) -> Template {
     }
     let tail_start =
         segments.iter().position(|seg| seg.iter().any(|piece| matches!(piece, Piece::Var(v) if vars[*v].multi)));
-    let shape = shape(&segments, &vars, |v| match &v.regex {
-        Some(re) => format!("{{:{re}}}"),
-        None => "{}".to_owned(),
-    });
+    let shape = shape(segments.iter().map(Vec::as_slice), &vars, write_var);
     let key = Key::of(&segments, &vars);
     Template { segments, vars, tail_start, shape, key }
 }
 
-fn push(segments: &mut [Vec<Piece>], piece: Piece) {
+/// A borrowed text kept borrowed (for the entry's lifetime); an owned one copied.
+fn keep<'e>(text: &Cow<'e, str>) -> Cow<'e, str> {
+    match text {
+        Cow::Borrowed(text) => Cow::Borrowed(text),
+        Cow::Owned(text) => Cow::Owned(text.clone()),
+    }
+}
+
+/// Splits literal text on `/` into the segments, each part decoded by
+/// `decode`. Split first: an escaped `/` (`%2F`) stays inside its segment.
+fn push_literal<'e, 't>(segments: &mut Vec<Vec<Piece<'e>>>, text: &'t str, decode: impl Fn(&'t str) -> Cow<'e, str>) {
+    for (k, part) in text.split('/').enumerate() {
+        if k > 0 {
+            segments.push(Vec::new());
+        }
+        if !part.is_empty() {
+            push(segments, Piece::Lit(decode(part)));
+        }
+    }
+}
+
+fn push<'e>(segments: &mut [Vec<Piece<'e>>], piece: Piece<'e>) {
     if let Some(seg) = segments.last_mut() {
         seg.push(piece);
     }
 }
 
+/// Writes a variable as the group key does: `{}`, or `{:re}`.
+pub(crate) fn write_var(out: &mut String, var: &Var<'_>) {
+    match &var.regex {
+        Some(re) => {
+            out.push_str("{:");
+            out.push_str(re);
+            out.push('}');
+        }
+        None => out.push_str("{}"),
+    }
+}
+
 /// Writes segments as `/lit{}/{:re}`, literals escaped so that the result is
-/// unambiguous; `var` renders each variable.
-pub(crate) fn shape(segments: &[Vec<Piece>], vars: &[Var], var: impl Fn(&Var) -> String) -> String {
-    if segments.is_empty() {
+/// unambiguous; `var` writes each variable.
+pub(crate) fn shape<'p, 'e: 'p>(
+    segments: impl Iterator<Item = &'p [Piece<'e>]> + Clone,
+    vars: &[Var<'_>],
+    var: impl Fn(&mut String, &Var<'_>),
+) -> String {
+    let (mut count, mut size) = (0, 0);
+    for seg in segments.clone() {
+        count += 1;
+        size += 1 + seg.iter().map(|p| if let Piece::Lit(t) = p { t.len() } else { 2 }).sum::<usize>();
+    }
+    if count == 0 {
         return "/".to_owned();
     }
-    let lits: usize = segments.iter().flatten().map(|p| if let Piece::Lit(t) = p { t.len() } else { 2 }).sum();
-    let mut out = String::with_capacity(lits + segments.len());
+    let mut out = String::with_capacity(size);
     for seg in segments {
         out.push('/');
         for piece in seg {
             match piece {
                 Piece::Lit(text) => push_escaped(&mut out, text),
-                Piece::Var(v) => out.push_str(&var(&vars[*v])),
+                Piece::Var(v) => var(&mut out, &vars[*v]),
             }
         }
     }
