@@ -1,7 +1,11 @@
 //! Startup checks: routes that can never be told apart (errors) and routes
 //! that can never be reached (warnings).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::borrow::Cow;
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::FxHashMap as HashMap;
 
 use super::regexes::literal_of_regex;
 use super::template::{push_escaped, shape, write_var, Template};
@@ -85,28 +89,40 @@ fn produces(e: &RouteEntry) -> BTreeMap<&str, u16> {
 /// Routes of groups that match exactly the paths of a better group, so that
 /// the better group is always chosen first: `/a/{x: b}` behind `/a/b`,
 /// `/{x}` behind `/{x: [^/]+}`. `groups` is in precedence order, each with
-/// its template and members.
-pub(crate) fn shadowed(groups: &[(&Template<'_>, Vec<&RouteEntry>)]) -> Vec<RouterProblem> {
-    let mut winners: HashMap<String, &RouteEntry> = HashMap::new();
+/// its template and members (indices into `entries`). One hash lookup per
+/// group; a template whose variables all take the default (the common
+/// case) is its own canonical form, so nothing is written for it.
+pub(crate) fn shadowed(groups: &[(Template<'_>, Vec<usize>)], entries: &[&RouteEntry]) -> Vec<RouterProblem> {
+    let mut winners: HashMap<Cow<'_, str>, usize> = HashMap::default();
+    winners.reserve(groups.len());
     let mut out = Vec::new();
     for (template, members) in groups {
-        let canonical = shape(template.segments.iter().map(Vec::as_slice), &template.vars, |out, v| {
-            match v.regex.as_deref() {
-                None | Some("[^/]+") => out.push_str("{}"),
-                Some(re) => match literal_of_regex(re) {
-                    Some(lit) => push_escaped(out, &lit),
-                    None => write_var(out, v),
-                },
+        let Some(&first) = members.first() else { continue };
+        let canonical = if template.vars.iter().all(|v| v.regex.is_none()) {
+            Cow::Borrowed(template.shape.as_str())
+        } else {
+            Cow::Owned(shape(template.segments.iter().map(|seg| seg.as_slice()), &template.vars, |out, v| {
+                match v.regex.as_deref() {
+                    None | Some("[^/]+") => out.push_str("{}"),
+                    Some(re) => match literal_of_regex(re) {
+                        Some(lit) => push_escaped(out, &lit),
+                        None => write_var(out, v),
+                    },
+                }
+            }))
+        };
+        match winners.entry(canonical) {
+            Entry::Vacant(slot) => {
+                slot.insert(first);
             }
-        });
-        let Some(first) = members.first() else { continue };
-        match winners.get(&canonical) {
-            None => {
-                winners.insert(canonical, first);
+            Entry::Occupied(winner) => {
+                let winner = entries[*winner.get()];
+                out.extend(
+                    members
+                        .iter()
+                        .map(|&e| RouterProblem::Shadowed { route: entries[e].clone(), winner: winner.clone() }),
+                );
             }
-            Some(winner) => out.extend(
-                members.iter().map(|e| RouterProblem::Shadowed { route: (*e).clone(), winner: (*winner).clone() }),
-            ),
         }
     }
     out

@@ -284,7 +284,8 @@ impl Router {
         });
         let mut groups: Vec<(Template<'e>, Vec<usize>)> = ranked.into_iter().map(|(t, m, _, _)| (t, m)).collect();
         let mut conflicts = Vec::new();
-        for (_, members) in &mut groups {
+        // A group of one route has no tie to order and no pair to conflict.
+        for (_, members) in groups.iter_mut().filter(|(_, members)| members.len() > 1) {
             members.sort_by_cached_key(|&i| tie_order(entries[i], i));
             let refs: Vec<&RouteEntry> = members.iter().map(|&i| entries[i]).collect();
             conflicts.extend(conflict::conflicts(&refs));
@@ -320,11 +321,10 @@ impl Router {
             problems.extend(conflicts);
             return Err(RouterError::new(problems));
         }
-        let listed: Vec<(&Template<'e>, Vec<&RouteEntry>)> =
-            groups.iter().map(|(t, m)| (t, m.iter().map(|&i| entries[i]).collect())).collect();
-        let mut warnings = conflict::shadowed(&listed);
-        for (_, members) in &listed {
-            warnings.extend(conflict::outranked(members));
+        let mut warnings = conflict::shadowed(&groups, entries);
+        for (_, members) in groups.iter().filter(|(_, members)| members.len() > 1) {
+            let members: Vec<&RouteEntry> = members.iter().map(|&i| entries[i]).collect();
+            warnings.extend(conflict::outranked(&members));
         }
         Ok((router, warnings))
     }

@@ -13,7 +13,7 @@
 
 use std::cmp::{Ordering, Reverse};
 
-use super::template::{Piece, Var};
+use super::template::{Piece, Seg, Var};
 
 /// How a route's template ranks against the others: the rule of the front
 /// end that declared it. Default: [`Precedence::JaxRs`].
@@ -49,7 +49,7 @@ pub(crate) struct Key {
 
 impl Key {
     /// The key of a normalised template.
-    pub(crate) fn of(segments: &[Vec<Piece<'_>>], vars: &[Var<'_>]) -> Key {
+    pub(crate) fn of(segments: &[Seg<'_>], vars: &[Var<'_>]) -> Key {
         let literal: usize = segments
             .iter()
             .flatten()
@@ -128,11 +128,13 @@ fn spring_order(a: &Rank<'_>, b: &Rank<'_>) -> Ordering {
 /// whatever the mix).
 pub(crate) fn rank<T>(items: Vec<T>, rank_of: impl Fn(&T) -> Rank<'_>) -> Vec<T> {
     let (mut spring, mut jaxrs): (Vec<T>, Vec<T>) = items.into_iter().partition(|t| rank_of(t).is_spring);
-    jaxrs.sort_by(|a, b| {
+    // Shapes differ between groups, so both orders are total: an unstable
+    // sort gives the same result without a buffer.
+    jaxrs.sort_unstable_by(|a, b| {
         let (a, b) = (rank_of(a), rank_of(b));
         order((a.key, a.shape), (b.key, b.shape))
     });
-    spring.sort_by(|a, b| spring_order(&rank_of(a), &rank_of(b)));
+    spring.sort_unstable_by(|a, b| spring_order(&rank_of(a), &rank_of(b)));
     let mut out = Vec::with_capacity(spring.len() + jaxrs.len());
     let (mut spring, mut jaxrs) = (spring.into_iter().peekable(), jaxrs.into_iter().peekable());
     loop {

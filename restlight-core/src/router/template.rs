@@ -11,6 +11,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use regex_lite::Regex;
+use smallvec::SmallVec;
 use restlight_grammar::template::{self as grammar, TemplateError};
 
 use super::fast::compiles;
@@ -28,6 +29,11 @@ pub(crate) enum Piece<'e> {
     Var(usize),
 }
 
+/// The pieces of one template segment: inline for up to two (most
+/// segments are one literal or one variable), so compiling a template
+/// allocates no vector per segment.
+pub(crate) type Seg<'e> = SmallVec<[Piece<'e>; 2]>;
+
 /// A template variable.
 #[derive(Clone, Debug)]
 pub(crate) struct Var<'e> {
@@ -42,7 +48,7 @@ pub(crate) struct Var<'e> {
 #[derive(Clone, Debug)]
 pub(crate) struct Template<'e> {
     /// Segments between `/`; empty for the root.
-    pub(crate) segments: Vec<Vec<Piece<'e>>>,
+    pub(crate) segments: Vec<Seg<'e>>,
     pub(crate) vars: Vec<Var<'e>>,
     /// The first segment holding a multi-segment variable: from there on the
     /// rest of the path is matched by one regex.
@@ -102,7 +108,7 @@ pub(crate) fn check_regexes(t: &Template<'_>) -> Result<(), Vec<Fault>> {
 
 /// Compiles a template the grammar parsed (at startup, or in the macros at
 /// compile time) into segments.
-pub(crate) fn compile<'e>(parsed: &grammar::Template<'e>) -> Template<'e> {
+pub(crate) fn compile<'x, 'e: 'x>(parsed: &grammar::Template<'e>) -> Template<'x> {
     let rooted = matches!(parsed.pieces().first(), Some(grammar::Piece::Literal(lit)) if lit.text.starts_with('/'));
     // Sized once: a template is compiled for every route at startup.
     let (mut slashes, mut var_count) = (0, 0);
@@ -112,19 +118,19 @@ pub(crate) fn compile<'e>(parsed: &grammar::Template<'e>) -> Template<'e> {
             grammar::Piece::Var(_) => var_count += 1,
         }
     }
-    let mut segments: Vec<Vec<Piece<'e>>> = Vec::with_capacity(slashes + 1);
-    segments.push(Vec::new());
+    let mut segments: Vec<Seg<'x>> = Vec::with_capacity(slashes + 1);
+    segments.push(Seg::new());
     let mut vars = Vec::with_capacity(var_count);
     for piece in parsed.pieces() {
         match piece {
             // Borrowed from the entry's text where nothing is decoded.
             grammar::Piece::Literal(lit) => match &lit.text {
-                Cow::Borrowed(text) => push_literal(&mut segments, text, grammar::decode),
+                Cow::Borrowed(text) => push_literal(&mut segments, text, |part| grammar::decode(part)),
                 Cow::Owned(text) => push_literal(&mut segments, text, |part| Cow::Owned(grammar::decode(part).into_owned())),
             },
             grammar::Piece::Var(var) => {
                 let multi = var.regex.as_deref().is_some_and(may_match_slash);
-                let regex = var.regex.as_ref().map(keep);
+                let regex: Option<Cow<'x, str>> = var.regex.as_ref().map(keep);
                 push(&mut segments, Piece::Var(vars.len()));
                 vars.push(Var { name: var.name.as_ref().into(), regex, multi });
             }
@@ -133,12 +139,12 @@ pub(crate) fn compile<'e>(parsed: &grammar::Template<'e>) -> Template<'e> {
     if rooted {
         segments.remove(0);
     }
-    if segments.last().is_some_and(Vec::is_empty) {
+    if segments.last().is_some_and(|seg| seg.is_empty()) {
         segments.pop();
     }
     let tail_start =
         segments.iter().position(|seg| seg.iter().any(|piece| matches!(piece, Piece::Var(v) if vars[*v].multi)));
-    let shape = shape(segments.iter().map(Vec::as_slice), &vars, write_var);
+    let shape = shape(segments.iter().map(|seg| seg.as_slice()), &vars, write_var);
     let key = Key::of(&segments, &vars);
     Template { segments, vars, tail_start, shape, key }
 }
@@ -153,10 +159,10 @@ fn keep<'e>(text: &Cow<'e, str>) -> Cow<'e, str> {
 
 /// Splits literal text on `/` into the segments, each part decoded by
 /// `decode`. Split first: an escaped `/` (`%2F`) stays inside its segment.
-fn push_literal<'e, 't>(segments: &mut Vec<Vec<Piece<'e>>>, text: &'t str, decode: impl Fn(&'t str) -> Cow<'e, str>) {
+fn push_literal<'e, 't>(segments: &mut Vec<Seg<'e>>, text: &'t str, decode: impl Fn(&'t str) -> Cow<'e, str>) {
     for (k, part) in text.split('/').enumerate() {
         if k > 0 {
-            segments.push(Vec::new());
+            segments.push(Seg::new());
         }
         if !part.is_empty() {
             push(segments, Piece::Lit(decode(part)));
@@ -164,7 +170,7 @@ fn push_literal<'e, 't>(segments: &mut Vec<Vec<Piece<'e>>>, text: &'t str, decod
     }
 }
 
-fn push<'e>(segments: &mut [Vec<Piece<'e>>], piece: Piece<'e>) {
+fn push<'e>(segments: &mut [Seg<'e>], piece: Piece<'e>) {
     if let Some(seg) = segments.last_mut() {
         seg.push(piece);
     }
