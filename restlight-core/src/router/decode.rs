@@ -89,6 +89,18 @@ pub(crate) struct Scan<'p> {
     slashes: SmallVec<[u32; 16]>,
 }
 
+/// The bytes [`Scan::of`] stops at: `/ ? # % ;` and NUL.
+static SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    let special = b"/?#%;\0";
+    while i < special.len() {
+        table[special[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
 impl<'p> Scan<'p> {
     /// Scans `target` (a path, perhaps with a query or fragment) once.
     pub(crate) fn of(target: &'p str) -> Self {
@@ -98,6 +110,10 @@ impl<'p> Scan<'p> {
         let mut end = bytes.len();
         let mut query = None;
         for (i, &b) in bytes.iter().enumerate() {
+            // Most bytes are none of these: one table load decides.
+            if !SPECIAL[usize::from(b)] {
+                continue;
+            }
             match b {
                 b'/' => slashes.push(u32::try_from(i).unwrap_or(u32::MAX)),
                 b'?' => {

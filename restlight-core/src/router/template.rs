@@ -11,8 +11,8 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use regex_lite::Regex;
-use smallvec::SmallVec;
 use restlight_grammar::template::{self as grammar, TemplateError};
+use smallvec::SmallVec;
 
 use super::fast::compiles;
 use super::precedence::Key;
@@ -126,7 +126,9 @@ pub(crate) fn compile<'x, 'e: 'x>(parsed: &grammar::Template<'e>) -> Template<'x
             // Borrowed from the entry's text where nothing is decoded.
             grammar::Piece::Literal(lit) => match &lit.text {
                 Cow::Borrowed(text) => push_literal(&mut segments, text, |part| grammar::decode(part)),
-                Cow::Owned(text) => push_literal(&mut segments, text, |part| Cow::Owned(grammar::decode(part).into_owned())),
+                Cow::Owned(text) => {
+                    push_literal(&mut segments, text, |part| Cow::Owned(grammar::decode(part).into_owned()))
+                }
             },
             grammar::Piece::Var(var) => {
                 let multi = var.regex.as_deref().is_some_and(may_match_slash);
