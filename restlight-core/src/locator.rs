@@ -334,7 +334,7 @@ pub(crate) fn routes() -> Vec<Route> {
     static FLAT: OnceLock<Vec<(&'static RouteDescriptor, LocatedFactory)>> = OnceLock::new();
     let flat = FLAT.get_or_init(|| {
         let mut locators: Vec<&'static LocatorDescriptor> = inventory::iter::<LocatorDescriptor>.into_iter().collect();
-        crate::app::sort_by(&mut locators, &|a, b| {
+        crate::sort::sort_by(&mut locators, &|a, b| {
             (a.info.path, a.info.file, a.info.line, a.info.name).cmp(&(
                 b.info.path,
                 b.info.file,

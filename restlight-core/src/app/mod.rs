@@ -8,7 +8,6 @@
 //! | `dispatch.rs` | [`Routing`]: router, body, handler on its executor, codec, compression |
 //! | `live.rs` | the route [`Table`] published through `ArcSwap`, and changing it while serving |
 //! | `matched.rs` | [`MatchedRoute`](crate::MatchedRoute), the route that answered, on the response |
-//! | `sort.rs` | the one stable sort of the lists put in order at startup (one instantiation, not one per type) |
 //!
 //! Every `impl App` lives in this module; each file calls only into lower
 //! layers of the crate, never back into [`App`].
@@ -26,7 +25,6 @@ mod live;
 mod matched;
 #[cfg(feature = "openapi")]
 pub(crate) mod openapi;
-mod sort;
 mod stack;
 
 pub use builder::{AppBuilder, DEFAULT_MAX_BODY};
@@ -35,7 +33,6 @@ pub(crate) use dispatch::Routing;
 pub(crate) use live::Table;
 pub use live::{AppliedChange, RouteChange, Routes, RoutesIter};
 pub use matched::MatchedRoute;
-pub(crate) use sort::sort_by;
 pub(crate) use stack::Entry;
 
 /// A compiled route as the routes listing shows it.
