@@ -117,7 +117,7 @@ inventory::collect!(RouteDescriptor);
 #[must_use]
 pub fn descriptors() -> Vec<&'static RouteDescriptor> {
     let mut all: Vec<&'static RouteDescriptor> = inventory::iter::<RouteDescriptor>.into_iter().collect();
-    all.sort_by(|a, b| {
+    crate::sort::sort_by(&mut all, &|a, b| {
         (a.path, a.method.as_str(), a.file, a.line, a.name).cmp(&(b.path, b.method.as_str(), b.file, b.line, b.name))
     });
     all

@@ -79,6 +79,7 @@ mod response;
 mod route;
 pub mod router;
 mod segment;
+mod sort;
 mod sse;
 mod startup;
 mod stream;

@@ -334,7 +334,14 @@ pub(crate) fn routes() -> Vec<Route> {
     static FLAT: OnceLock<Vec<(&'static RouteDescriptor, LocatedFactory)>> = OnceLock::new();
     let flat = FLAT.get_or_init(|| {
         let mut locators: Vec<&'static LocatorDescriptor> = inventory::iter::<LocatorDescriptor>.into_iter().collect();
-        locators.sort_by_key(|l| (l.info.path, l.info.file, l.info.line, l.info.name));
+        crate::sort::sort_by(&mut locators, &|a, b| {
+            (a.info.path, a.info.file, a.info.line, a.info.name).cmp(&(
+                b.info.path,
+                b.info.file,
+                b.info.line,
+                b.info.name,
+            ))
+        });
         locators
             .into_iter()
             .flat_map(|l| (l.routes)())

@@ -121,7 +121,7 @@ inventory::collect!(AdviceDescriptor);
 /// The advice linked into the binary as mappers, in a deterministic order.
 pub(crate) fn annotated_advice() -> Vec<ErasedMapper> {
     let mut all: Vec<&AdviceDescriptor> = inventory::iter::<AdviceDescriptor>.into_iter().collect();
-    all.sort_by_key(|d| (d.file, d.line, d.name));
+    crate::sort::sort_by(&mut all, &|a, b| (a.file, a.line, a.name).cmp(&(b.file, b.line, b.name)));
     all.into_iter().map(ErasedMapper::advice).collect()
 }
 

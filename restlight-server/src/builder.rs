@@ -11,7 +11,7 @@ use restlight_core::{App, AppBuilder, ExceptionMapper, Executor, Result, Route, 
 
 use crate::config::ConfigError;
 use crate::handle::ServerHandle;
-use crate::launch::{launch, Signals};
+use crate::launch::{launch, serve_here, Signals};
 use crate::ops::{AccessLog, Actuator};
 use crate::options::ServerOptions;
 
@@ -522,9 +522,12 @@ impl Restlight {
     /// Serves the application until SIGINT or SIGTERM, then shuts down
     /// gracefully and returns. Blocks the calling thread.
     ///
-    /// Builds the IO runtime and the business runtime on a dedicated thread,
-    /// so it also works (but blocks a worker) when called inside an async
-    /// runtime; there, prefer [`start`](Self::start).
+    /// Outside an async runtime (the usual `fn main`), the calling thread
+    /// is the server thread: it builds the application and the IO runtime
+    /// and drives the listener, so the process has no thread of its own
+    /// for the server. Inside an async runtime it starts a dedicated
+    /// thread for them, so it also works (but blocks a worker); there,
+    /// prefer [`start`](Self::start).
     ///
     /// With the environment variable `RESTLIGHT_PRINT_ROUTES` set (to
     /// anything but `0` or `false`) it serves nothing: it compiles the
@@ -543,6 +546,9 @@ impl Restlight {
             let app = self.build()?;
             print!("{}", app.routes());
             return Ok(());
+        }
+        if tokio::runtime::Handle::try_current().is_err() {
+            return serve_here(self, Signals::Handle);
         }
         launch(self, Signals::Handle)?.wait();
         Ok(())

@@ -64,6 +64,32 @@ pub(crate) fn launch(restlight: Restlight, signals: Signals) -> Result<ServerHan
     }
 }
 
+/// Serves on the calling thread until a signal stops the server, for
+/// [`Restlight::run`] outside any async runtime: no server thread, so the
+/// idle process has one thread (and one malloc arena) fewer, and startup
+/// allocates in the calling thread's arena. A panic is reported as
+/// [`launch`]'s server thread's would be: an error before the server
+/// listens, a logged error after.
+pub(crate) fn serve_here(restlight: Restlight, signals: Signals) -> Result<()> {
+    let restlight = restlight.resolve_config(std::env::vars()).map_err(crate::builder::config_error)?;
+    let (ready_tx, ready_rx) = mpsc::sync_channel(1);
+    // Kept until the server stops: a dropped sender would stop it.
+    let (_stop_tx, stop_rx) = watch::channel(false);
+    let counters = Arc::new(Counters::default());
+    let served = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        server_thread(restlight, signals, stop_rx, &ready_tx, counters);
+    }));
+    match (ready_rx.try_recv(), served) {
+        (Ok(Err(err)), _) => Err(err),
+        (Ok(Ok(_)), Ok(())) => Ok(()),
+        (Ok(Ok(_)), Err(_)) => {
+            tracing::error!("the restlight server panicked");
+            Ok(())
+        }
+        (Err(_), _) => Err(Error::Io(io::Error::other("the restlight server panicked while starting"))),
+    }
+}
+
 /// Builds everything, reports readiness, serves until stopped, tears down.
 #[allow(clippy::too_many_lines)]
 fn server_thread(

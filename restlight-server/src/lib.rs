@@ -27,9 +27,11 @@
 //!
 //! # Threads
 //!
-//! `run` and `start` build the IO runtime on a dedicated thread
-//! (`restlight-server`), which also tears it down; the application owns its
-//! executors:
+//! `start` builds the IO runtime on a dedicated thread (`restlight-server`),
+//! which also tears it down; `run` does the same on the calling thread
+//! (outside an async runtime; inside one it starts the dedicated thread
+//! too), so a service started with `run` from `main` has no thread of its
+//! own for the server. The application owns its executors:
 //!
 //! - the IO runtime (`restlight-io-N`, one thread per core by default)
 //!   accepts connections, speaks HTTP and runs routes scheduled on IO (by

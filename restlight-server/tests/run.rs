@@ -19,6 +19,8 @@ fn child_server() {
     let Ok(port) = std::env::var(PORT_VAR) else { return };
     with_ping()
         .port(port.parse().unwrap())
+        .io_threads(2)
+        .route(get("/threads").handle(|_ctx| async { thread_names().join(",") }))
         .route(get("/slow").handle(|_ctx| async {
             tokio::time::sleep(Duration::from_millis(600)).await;
             "slow done"
@@ -26,6 +28,17 @@ fn child_server() {
         .run()
         .unwrap();
     println!("run returned");
+}
+
+/// The names of this process's threads (Linux), sorted.
+fn thread_names() -> Vec<String> {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else { return Vec::new() };
+    let mut names: Vec<String> = tasks
+        .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("comm")).ok())
+        .map(|comm| comm.trim_end().to_owned())
+        .collect();
+    names.sort();
+    names
 }
 
 #[test]
@@ -50,6 +63,18 @@ fn run_serves_until_sigterm_then_drains() {
     let mut ping = Raw::connect(addr);
     ping.send(get_request("/ping"));
     assert_eq!(ping.response().status, 200);
+
+    // `run` serves on the calling thread: the process has the two IO
+    // threads besides the test harness's, and no server thread of its own
+    // (Linux cuts thread names to 15 bytes: `restlight-serve`).
+    if cfg!(target_os = "linux") {
+        let mut threads = Raw::connect(addr);
+        threads.send(get_request("/threads"));
+        let names = threads.response().text();
+        let names: Vec<&str> = names.split(',').collect();
+        assert_eq!(names.iter().filter(|n| n.starts_with("restlight-io-")).count(), 2, "{names:?}");
+        assert!(!names.iter().any(|n| n.starts_with("restlight-serv")), "{names:?}");
+    }
 
     let mut slow = Raw::connect(addr);
     slow.send(get_request("/slow"));

@@ -400,7 +400,7 @@ impl AppBuilder {
             return Err(collapse(errors));
         }
         let mut executors: Vec<(String, Exec)> = executors.into_iter().collect();
-        executors.sort_by(|a, b| a.0.cmp(&b.0));
+        crate::sort::sort_by(&mut executors, &|a, b| a.0.cmp(&b.0));
         let url_format = UrlFormat::new(&self.url_format, &codecs);
         let routing = Routing::new(table, codecs, url_format, self.compression);
         let entry = Entry::new(&routing, std::mem::take(&mut self.filters), std::mem::take(&mut self.layers));

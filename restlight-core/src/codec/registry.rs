@@ -60,7 +60,7 @@ impl Codecs {
     pub fn register_arc(&mut self, codec: Arc<dyn Codec>) -> &mut Self {
         self.list.retain(|c| c.media_type().essence() != codec.media_type().essence());
         self.list.push(codec);
-        self.list.sort_by_key(|c| std::cmp::Reverse(c.priority()));
+        crate::sort::sort_by(&mut self.list, &|a, b| b.priority().cmp(&a.priority()));
         self.writable = self.list.iter().map(|c| c.media_type().clone()).collect();
         self
     }

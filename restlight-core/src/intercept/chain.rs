@@ -51,7 +51,7 @@ pub(crate) fn prepare(regs: Vec<Intercept>) -> Result<Vec<Prepared>, Vec<(&'stat
         let excludes = parse(&reg.excludes);
         out.push(Prepared { includes, excludes, reg });
     }
-    out.sort_by_key(|p| p.reg.order);
+    crate::sort::sort_by(&mut out, &|a, b| a.reg.order.cmp(&b.reg.order));
     if errors.is_empty() {
         Ok(out)
     } else {

@@ -22,7 +22,7 @@ inventory::collect!(InterceptorDescriptor);
 /// The interceptors registered with the attribute, in a deterministic order.
 pub(crate) fn annotated() -> Vec<Intercept> {
     let mut all: Vec<&InterceptorDescriptor> = inventory::iter::<InterceptorDescriptor>.into_iter().collect();
-    all.sort_by_key(|d| (d.file, d.line));
+    crate::sort::sort_by(&mut all, &|a, b| (a.file, a.line).cmp(&(b.file, b.line)));
     all.into_iter().map(|d| (d.make)()).collect()
 }
 
