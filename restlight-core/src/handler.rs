@@ -13,7 +13,7 @@ use crate::response::Response;
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
 type HandlerFn = dyn Fn(RequestContext) -> BoxFuture<Response> + Send + Sync;
-type ImmediateFn = dyn Fn(RequestContext) -> Response + Send + Sync;
+type ImmediateFn = dyn Fn(&RequestContext) -> Response + Send + Sync;
 
 /// A route's handler: takes the request, yields the response.
 ///
@@ -39,15 +39,16 @@ impl Handler {
         Self(Call::Later(Arc::new(f)))
     }
 
-    /// Wraps a function that answers without waiting for anything. A route
-    /// run inline on the IO executor without a time limit calls it where
-    /// the request is dispatched, so its answer needs no boxed future; on
+    /// Wraps a function that answers without waiting for anything, reading
+    /// the request where it lies. A route run inline on the IO executor
+    /// without a time limit calls it where the request is dispatched, so
+    /// its answer needs no boxed future and the request is not moved; on
     /// any other executor, or within a time limit, it runs there as
     /// [`new`](Self::new)'s future would. (The annotated routes whose
     /// `async fn` body has no `.await` are built this way.)
     pub fn immediate<F>(f: F) -> Self
     where
-        F: Fn(RequestContext) -> Response + Send + Sync + 'static,
+        F: Fn(&RequestContext) -> Response + Send + Sync + 'static,
     {
         Self(Call::Now(Arc::new(f)))
     }
@@ -60,7 +61,7 @@ impl Handler {
             Call::Later(f) => f(ctx),
             Call::Now(f) => {
                 let f = Arc::clone(f);
-                Box::pin(async move { f(ctx) })
+                Box::pin(async move { f(&ctx) })
             }
         }
     }

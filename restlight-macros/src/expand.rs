@@ -306,7 +306,9 @@ fn route(
     let descriptor = descriptor(route, res, &p, &doc);
     // An `async fn` whose body cannot wait, with parameters read without
     // waiting, answers when it is called: polled once where it is called,
-    // it is ready, so no future is boxed for it (`Handler::immediate`).
+    // it is ready, so no future is boxed for it, and it reads the request
+    // by reference, so the request is not moved into it
+    // (`Handler::immediate`). Every read borrows `__req`.
     let immediate = route.is_async
         && !route.waits
         && !route.params.iter().any(|param| matches!(param.source(), Some(Source::Part | Source::Resolve)));
@@ -324,7 +326,7 @@ fn route(
             __res
         };
         quote! {
-            #p::Handler::immediate(move |__req: #p::RequestContext| -> #p::Response {
+            #p::Handler::immediate(move |__req: &#p::RequestContext| -> #p::Response {
                 #(#per_request)*
                 #(#reads)*
                 #respond

@@ -325,7 +325,8 @@ impl Respond {
         let route = &self.route;
         if route.exec.is_inline() && route.info.timeout.is_none() {
             if let Some(handler) = route.handler.as_immediate() {
-                let mut res = match panic::catch_unwind(AssertUnwindSafe(|| handler(ctx))) {
+                // The handler reads the context where it lies; it is dropped here.
+                let mut res = match panic::catch_unwind(AssertUnwindSafe(|| handler(&ctx))) {
                     Ok(res) => res,
                     Err(_) => crate::executor::panicked(),
                 };
