@@ -111,6 +111,13 @@ impl Global {
     async fn panic(&self) -> Result<Item, DbError> {
         panic!("handler bug")
     }
+
+    /// No `.await` and no macro in the body: answered where it is called,
+    /// without a future, so its panic is caught there.
+    #[get("/panic-at-once")]
+    async fn panic_at_once(&self) -> Result<Item, DbError> {
+        Ok(Vec::<Item>::new().pop().expect("handler bug"))
+    }
 }
 
 fn client() -> MockClient {
@@ -172,6 +179,10 @@ fn unmapped_errors_and_panics_are_500_problems() {
     assert!(!body.to_string().contains("secret internals"), "{body}");
     let res = client.get("/global/panic").send_blocking();
     assert_eq!(res.status(), 500);
+    assert_eq!(client.get("/global/db").send_blocking().status(), 409, "the server keeps serving");
+    let res = client.get("/global/panic-at-once").accept("application/json").send_blocking();
+    assert_eq!(res.status(), 500);
+    assert_eq!(res.json::<Value>()["detail"], "the handler panicked");
     assert_eq!(client.get("/global/db").send_blocking().status(), 409, "the server keeps serving");
 }
 

@@ -4,6 +4,7 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
 
 use crate::request::RequestContext;
 use crate::response::Response;
@@ -12,13 +13,22 @@ use crate::response::Response;
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
 type HandlerFn = dyn Fn(RequestContext) -> BoxFuture<Response> + Send + Sync;
+type ImmediateFn = dyn Fn(&RequestContext) -> Response + Send + Sync;
 
 /// A route's handler: takes the request, yields the response.
 ///
 /// Parameter resolution, the call and the conversion of the return value all
 /// happen inside; errors are already responses (problem details).
 #[derive(Clone)]
-pub struct Handler(Arc<HandlerFn>);
+pub struct Handler(Call);
+
+#[derive(Clone)]
+enum Call {
+    /// Returns a future.
+    Later(Arc<HandlerFn>),
+    /// Answers when called: nothing in it waits (see [`Handler::immediate`]).
+    Now(Arc<ImmediateFn>),
+}
 
 impl Handler {
     /// Wraps a function returning a boxed future.
@@ -26,18 +36,63 @@ impl Handler {
     where
         F: Fn(RequestContext) -> BoxFuture<Response> + Send + Sync + 'static,
     {
-        Self(Arc::new(f))
+        Self(Call::Later(Arc::new(f)))
     }
 
-    /// Runs the handler.
+    /// Wraps a function that answers without waiting for anything, reading
+    /// the request where it lies. A route run inline on the IO executor
+    /// without a time limit calls it where the request is dispatched, so
+    /// its answer needs no boxed future and the request is not moved; on
+    /// any other executor, or within a time limit, it runs there as
+    /// [`new`](Self::new)'s future would. (The annotated routes whose
+    /// `async fn` body has no `.await` are built this way.)
+    pub fn immediate<F>(f: F) -> Self
+    where
+        F: Fn(&RequestContext) -> Response + Send + Sync + 'static,
+    {
+        Self(Call::Now(Arc::new(f)))
+    }
+
+    /// Runs the handler. A handler made by [`immediate`](Self::immediate)
+    /// runs when the future is first polled, not now.
     #[must_use]
     pub fn call(&self, ctx: RequestContext) -> BoxFuture<Response> {
-        (self.0)(ctx)
+        match &self.0 {
+            Call::Later(f) => f(ctx),
+            Call::Now(f) => {
+                let f = Arc::clone(f);
+                Box::pin(async move { f(&ctx) })
+            }
+        }
+    }
+
+    /// The function of a handler made by [`immediate`](Self::immediate).
+    pub(crate) fn as_immediate(&self) -> Option<&ImmediateFn> {
+        match &self.0 {
+            Call::Now(f) => Some(&**f),
+            Call::Later(_) => None,
+        }
     }
 }
 
 impl fmt::Debug for Handler {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Handler")
+    }
+}
+
+/// The output of a future that has nothing to wait for: an annotated
+/// handler's `async fn` whose body has no `.await` (and no macro that could
+/// hide one), polled once. Such a future is ready on its first poll; one
+/// that is not is a bug in the macro's reading of the body, reported as a
+/// panic (answered 500 where the handler's panics are caught).
+///
+/// # Panics
+/// When `fut` is not ready on its first poll.
+pub fn ready_now<F: Future>(fut: F) -> F::Output {
+    let mut fut = std::pin::pin!(fut);
+    match fut.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(out) => out,
+        Poll::Pending => panic!("an `async fn` handler without `.await` was not ready on its first poll"),
     }
 }

@@ -304,6 +304,45 @@ fn route(
         };
     }
     let descriptor = descriptor(route, res, &p, &doc);
+    // An `async fn` whose body cannot wait, with parameters read without
+    // waiting, answers when it is called: polled once where it is called,
+    // it is ready, so no future is boxed for it, and it reads the request
+    // by reference, so the request is not moved into it
+    // (`Handler::immediate`). Every read borrows `__req`.
+    let immediate = route.is_async
+        && !route.waits
+        && !route.params.iter().any(|param| matches!(param.source(), Some(Source::Part | Source::Resolve)));
+    let handler = if immediate {
+        let respond = quote! {
+            let __ret = #p::ready_now(#callee(#receiver #(#args),*));
+            #[allow(unused_imports)]
+            use #p::{
+                KindIntoResponse as _, KindResult as _, KindOption as _, KindResultError as _,
+                KindSerializeError as _, KindSerialize as _, KindUnsupported as _,
+            };
+            let __res = (&&&&&#p::w(&__ret)).#kind().respond(__ret);
+            #status
+            #local
+            __res
+        };
+        quote! {
+            #p::Handler::immediate(move |__req: &#p::RequestContext| -> #p::Response {
+                #(#per_request)*
+                #(#reads)*
+                #respond
+            })
+        }
+    } else {
+        quote! {
+            #p::Handler::new(move |__req: #p::RequestContext| -> #p::BoxFuture<#p::Response> {
+                #(#per_request)*
+                ::std::boxed::Box::pin(async move {
+                    #(#reads)*
+                    #respond
+                })
+            })
+        }
+    };
     quote! {
         #(#cfgs)*
         #[allow(deprecated)]
@@ -314,15 +353,7 @@ fn route(
                 __b: &mut #p::Bindings<'_>,
             ) -> ::core::result::Result<#p::Handler, #p::StartupError> {
                 #(#setup)*
-                ::core::result::Result::Ok(#p::Handler::new(
-                    move |__req: #p::RequestContext| -> #p::BoxFuture<#p::Response> {
-                        #(#per_request)*
-                        ::std::boxed::Box::pin(async move {
-                            #(#reads)*
-                            #respond
-                        })
-                    },
-                ))
+                ::core::result::Result::Ok(#handler)
             }
 
             #p::inventory::submit! { #descriptor }

@@ -167,6 +167,9 @@ pub(crate) struct Route {
     pub(crate) cfgs: Vec<Attribute>,
     pub(crate) ident: Ident,
     pub(crate) is_async: bool,
+    /// Whether the body may wait (holds `await` or a macro call); see
+    /// `parse::may_wait`. `true` until the body is read.
+    pub(crate) waits: bool,
     /// The span of the `fn` token, for `line!()`.
     pub(crate) fn_span: Span,
     pub(crate) receiver: Receiver,

@@ -67,6 +67,7 @@ pub(crate) fn resource_or_sub(cx: &mut Ctxt, args: TokenStream, item: &mut ItemI
             match method(cx, &mut f.attrs, &mut f.sig, &attrs.settings, attrs.encoded.is_set()) {
                 Some(Method::Route(mut route)) => {
                     route.cfgs = cfgs;
+                    route.waits = may_wait(&f.block);
                     routes.push(*route);
                 }
                 Some(Method::Handler(mut handler)) => {
@@ -201,7 +202,43 @@ pub(crate) fn free_route(cx: &mut Ctxt, method: HttpMethod, args: TokenStream, i
     read.read(cx, &mut item.attrs, Place::FreeFn);
     let mut route = route(cx, Owner::Free, method, read, None, &mut item.sig);
     route.cfgs = cfgs;
+    route.waits = may_wait(&item.block);
     route
+}
+
+/// Whether a handler's body may wait: it holds an `await` or a macro call
+/// (a macro may expand to one). An `async fn` whose body does neither is
+/// ready on its first poll, so its route answers when it is called
+/// (`Handler::immediate`), without a boxed future.
+fn may_wait(block: &syn::Block) -> bool {
+    fn scan(tokens: TokenStream) -> bool {
+        let mut after_path = false;
+        for token in tokens {
+            match token {
+                proc_macro2::TokenTree::Ident(ident) => {
+                    if ident == "await" {
+                        return true;
+                    }
+                    after_path = true;
+                }
+                proc_macro2::TokenTree::Punct(punct)
+                    if punct.as_char() == '!' && punct.spacing() == proc_macro2::Spacing::Alone && after_path =>
+                {
+                    return true
+                }
+                proc_macro2::TokenTree::Punct(_) => after_path = false,
+                proc_macro2::TokenTree::Group(group) => {
+                    if scan(group.stream()) {
+                        return true;
+                    }
+                    after_path = false;
+                }
+                proc_macro2::TokenTree::Literal(_) => after_path = false,
+            }
+        }
+        false
+    }
+    scan(quote::ToTokens::to_token_stream(block))
 }
 
 /// The `#[cfg(..)]` attributes among `attrs`.
@@ -294,6 +331,7 @@ fn route(
         status: None,
         conditions: crate::spring::Conditions::default(),
         encoded,
+        waits: true,
     }
 }
 

@@ -187,8 +187,7 @@ impl Routing {
                     let codecs = respond.codecs();
                     let produce = respond.produce.clone();
                     let ctx = RequestContext::new(parts, Bytes::new(), params, matrix, remote, tags, produce, codecs);
-                    let task = respond.route.handler.call(ctx.with_body_stream(stream));
-                    respond.run(task)
+                    respond.call(ctx.with_body_stream(stream))
                 }
                 Err(e) => Step::Answered(Some(error(e, accept))),
             };
@@ -197,7 +196,7 @@ impl Routing {
             // The context is built where the handler takes it, not moved
             // there (it is some hundred bytes).
             let (produce, codecs) = (respond.produce.clone(), respond.codecs());
-            let task = respond.route.handler.call(RequestContext::new(
+            return respond.call(RequestContext::new(
                 parts,
                 Bytes::new(),
                 params,
@@ -207,7 +206,6 @@ impl Routing {
                 produce,
                 codecs,
             ));
-            return respond.run(task);
         }
         Step::Read(Box::pin(async move {
             let limit = respond.route.info.max_body;
@@ -215,11 +213,8 @@ impl Routing {
             match read.and_then(|b| compress::request(&parts.headers, b, limit)) {
                 Ok(body) => {
                     let (produce, codecs) = (respond.produce.clone(), respond.codecs());
-                    let task = respond
-                        .route
-                        .handler
-                        .call(RequestContext::new(parts, body, params, matrix, remote, tags, produce, codecs));
-                    Serving(respond.run(task)).await
+                    let ctx = RequestContext::new(parts, body, params, matrix, remote, tags, produce, codecs);
+                    Serving(respond.call(ctx)).await
                 }
                 Err(e) => error(e, &Accept::new(text(respond.accept.as_ref()))),
             }
@@ -319,6 +314,28 @@ impl Respond {
         let registry = Arc::clone(&self.routing.0.codecs);
         let forced = self.route.request_codec.as_ref().or(self.url_codec.as_ref()).cloned();
         EntityCodecs { registry, forced }
+    }
+
+    /// Calls the route's handler with `ctx`. An [immediate](crate::Handler::immediate)
+    /// handler on a route run inline without a time limit answers now (a
+    /// panic caught and answered 500, as [`Serving`] does for an inline
+    /// future), and its answer is written at once: no future to box, poll
+    /// or move. Any other handler's future goes to [`run`](Self::run).
+    fn call(self, ctx: RequestContext) -> Step {
+        let route = &self.route;
+        if route.exec.is_inline() && route.info.timeout.is_none() {
+            if let Some(handler) = route.handler.as_immediate() {
+                // The handler reads the context where it lies; it is dropped here.
+                let mut res = match panic::catch_unwind(AssertUnwindSafe(|| handler(&ctx))) {
+                    Ok(res) => res,
+                    Err(_) => crate::executor::panicked(),
+                };
+                self.finish(&mut res);
+                return Step::Answered(Some(res));
+            }
+        }
+        let task = self.route.handler.call(ctx);
+        self.run(task)
     }
 
     /// What is left once the handler has been called and returned `task`:
