@@ -372,7 +372,22 @@ impl TraceContext {
     /// knows there is none.
     #[must_use]
     pub fn start(span_id: SpanId) -> Self {
-        Self { trace_id: TraceId::random(), span_id, parent: None, flags: SAMPLED, state: None }
+        Self::start_with(TraceId::random(), span_id)
+    }
+
+    /// [`start`](Self::start) with a random span ID: the trace ID and the
+    /// span ID from one draw of the thread's generator (what the server
+    /// does for a request without a `traceparent`).
+    #[doc(hidden)]
+    #[must_use]
+    pub fn start_random() -> Self {
+        let [high, low, span] = next_n::<3>();
+        let trace_id = TraceId((u128::from(high) << 64 | u128::from(low | 1)).to_be_bytes());
+        Self::start_with(trace_id, SpanId((span | 1).to_be_bytes()))
+    }
+
+    fn start_with(trace_id: TraceId, span_id: SpanId) -> Self {
+        Self { trace_id, span_id, parent: None, flags: SAMPLED, state: None }
     }
 
     /// The trace ID, flags and parent of a well-formed `traceparent`
@@ -600,6 +615,18 @@ mod tests {
         let ctx = TraceContext::from_headers(&headers(&[(&TRACEPARENT, later)]), SpanId::random());
         assert_eq!(ctx.trace_id().to_string(), "0af7651916cd43dd8448eb211c80319c");
         assert!(!ctx.is_sampled());
+    }
+
+    #[test]
+    fn started_traces_are_new_valid_and_sampled() {
+        let (a, b) = (TraceContext::start_random(), TraceContext::start_random());
+        for ctx in [&a, &b] {
+            assert!(ctx.is_valid() && ctx.is_sampled());
+            assert!(ctx.parent_span_id().is_none() && ctx.trace_state().is_none());
+        }
+        assert_ne!(a.trace_id(), b.trace_id());
+        assert_ne!(a.span_id(), b.span_id());
+        assert_ne!(a.trace_id().0[..8], a.span_id().0, "the span ID is its own draw");
     }
 
     #[test]

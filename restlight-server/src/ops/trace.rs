@@ -81,7 +81,7 @@ pub(crate) fn tag<B>(
         if parent {
             TraceContext::from_headers(req.headers(), SpanId::random())
         } else {
-            TraceContext::start(SpanId::random())
+            TraceContext::start_random()
         }
     });
     let span = tracing::info_span!(
