@@ -47,8 +47,10 @@ const MAX_TRACESTATE_LEN: usize = 512;
 const GENERATED_LEN: usize = 24;
 
 thread_local! {
-    /// This thread's generator state (splitmix64), seeded on first use.
-    static STATE: Cell<u64> = Cell::new(seed());
+    /// This thread's generator state (splitmix64), seeded on first use
+    /// (zero: not seeded yet). Initialised as a constant, so reading it is
+    /// a plain thread-local access, with no check of a lazy initialiser.
+    static STATE: Cell<u64> = const { Cell::new(0) };
 }
 
 fn seed() -> u64 {
@@ -58,16 +60,32 @@ fn seed() -> u64 {
     h.finish()
 }
 
-/// The next pseudo-random number of this thread (splitmix64).
-fn next() -> u64 {
+/// The next `N` pseudo-random numbers of this thread (splitmix64), with
+/// one access to its state.
+fn next_n<const N: usize>() -> [u64; N] {
     STATE.with(|s| {
-        let x = s.get().wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut x = s.get();
+        if x == 0 {
+            // Not seeded yet (or, once in 2^64 steps, stepped onto zero:
+            // seeding again then does no harm).
+            x = seed();
+        }
+        let out = std::array::from_fn(|_| {
+            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        });
         s.set(x);
-        let mut z = x;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        out
     })
+}
+
+/// The next pseudo-random number of this thread.
+fn next() -> u64 {
+    let [n] = next_n::<1>();
+    n
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -249,10 +267,8 @@ impl TraceId {
     /// A new random trace ID (never all zeros).
     #[must_use]
     pub fn random() -> Self {
-        let mut id = [0; 16];
-        id[..8].copy_from_slice(&next().to_be_bytes());
-        id[8..].copy_from_slice(&(next() | 1).to_be_bytes());
-        Self(id)
+        let [high, low] = next_n::<2>();
+        Self((u128::from(high) << 64 | u128::from(low | 1)).to_be_bytes())
     }
 
     /// Whether this is a valid ID (not all zeros).
@@ -356,7 +372,22 @@ impl TraceContext {
     /// knows there is none.
     #[must_use]
     pub fn start(span_id: SpanId) -> Self {
-        Self { trace_id: TraceId::random(), span_id, parent: None, flags: SAMPLED, state: None }
+        Self::start_with(TraceId::random(), span_id)
+    }
+
+    /// [`start`](Self::start) with a random span ID: the trace ID and the
+    /// span ID from one draw of the thread's generator (what the server
+    /// does for a request without a `traceparent`).
+    #[doc(hidden)]
+    #[must_use]
+    pub fn start_random() -> Self {
+        let [high, low, span] = next_n::<3>();
+        let trace_id = TraceId((u128::from(high) << 64 | u128::from(low | 1)).to_be_bytes());
+        Self::start_with(trace_id, SpanId((span | 1).to_be_bytes()))
+    }
+
+    fn start_with(trace_id: TraceId, span_id: SpanId) -> Self {
+        Self { trace_id, span_id, parent: None, flags: SAMPLED, state: None }
     }
 
     /// The trace ID, flags and parent of a well-formed `traceparent`
@@ -584,6 +615,18 @@ mod tests {
         let ctx = TraceContext::from_headers(&headers(&[(&TRACEPARENT, later)]), SpanId::random());
         assert_eq!(ctx.trace_id().to_string(), "0af7651916cd43dd8448eb211c80319c");
         assert!(!ctx.is_sampled());
+    }
+
+    #[test]
+    fn started_traces_are_new_valid_and_sampled() {
+        let (a, b) = (TraceContext::start_random(), TraceContext::start_random());
+        for ctx in [&a, &b] {
+            assert!(ctx.is_valid() && ctx.is_sampled());
+            assert!(ctx.parent_span_id().is_none() && ctx.trace_state().is_none());
+        }
+        assert_ne!(a.trace_id(), b.trace_id());
+        assert_ne!(a.span_id(), b.span_id());
+        assert_ne!(a.trace_id().0[..8], a.span_id().0, "the span ID is its own draw");
     }
 
     #[test]

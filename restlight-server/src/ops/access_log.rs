@@ -186,16 +186,23 @@ impl Pending {
         self.observe.metrics.is_some() || self.line.is_some() || self.span.is_some()
     }
 
-    /// The response head is ready: what is left is counting its body.
+    /// The response head is ready: what is left is counting its body,
+    /// when something records the response's end (the metrics, the access
+    /// log or the request's span); `None` when nothing does (request IDs
+    /// and a trace context nobody samples), and the record ends here.
     /// Takes the [`MatchedRoute`] out of the response: the server is the
     /// last to look at its extensions.
-    pub(crate) fn respond(self, res: &mut restlight_core::Response) -> Finish {
+    pub(crate) fn respond(self, res: &mut restlight_core::Response) -> Option<Finish> {
         if let Some(id) = self.tags.as_ref().and_then(|t| t.id.as_ref()) {
             res.headers_mut().insert(self.observe.trace.request_id_header.clone(), id.to_header_value());
         }
-        // The route is marked only when something reads it.
-        let route = if self.needs_route() { res.extensions_mut().remove::<MatchedRoute>() } else { None };
-        Finish { pending: self, status: res.status().as_u16(), route, bytes: 0 }
+        // The route is marked only when something reads it, and those are
+        // what a `Finish` is for.
+        if !self.needs_route() {
+            return None;
+        }
+        let route = res.extensions_mut().remove::<MatchedRoute>();
+        Some(Finish { pending: self, status: res.status().as_u16(), route, bytes: 0 })
     }
 }
 

@@ -59,23 +59,29 @@ pub(crate) fn tag<B>(
     // The request-ID field and whether there is a `traceparent`, in one
     // pass over the fields: comparing names costs less than a hashed lookup
     // of each custom name, and both lookups miss on most requests.
-    let mut received = None;
+    // The pass is over the distinct names only (`keys`, not every value),
+    // and a found ID is fetched by a lookup, which only a request that
+    // carries one pays for.
+    let mut received = false;
     let mut parent = false;
     // Each name is compared only with what is on.
-    for (name, value) in req.headers() {
-        if settings.request_ids && received.is_none() && *name == settings.request_id_header {
-            received = Some(value);
+    for name in req.headers().keys() {
+        if settings.request_ids && *name == settings.request_id_header {
+            received = true;
         }
         if settings.trace_context && *name == TRACEPARENT {
             parent = true;
         }
     }
-    let id = settings.request_ids.then(|| received.and_then(RequestId::parse).unwrap_or_else(RequestId::generate));
+    let id = settings.request_ids.then(|| {
+        let received = if received { req.headers().get(&settings.request_id_header) } else { None };
+        received.and_then(RequestId::parse).unwrap_or_else(RequestId::generate)
+    });
     let mut trace = settings.trace_context.then(|| {
         if parent {
             TraceContext::from_headers(req.headers(), SpanId::random())
         } else {
-            TraceContext::start(SpanId::random())
+            TraceContext::start_random()
         }
     });
     let span = tracing::info_span!(
