@@ -49,7 +49,7 @@ mod tests {
         let mut ours = keys.clone();
         sort_by(&mut ours, &|a, b| b.0.cmp(&a.0));
         let mut std_sorted = keys;
-        std_sorted.sort_by(|a, b| b.0.cmp(&a.0));
+        std_sorted.sort_by_key(|b| std::cmp::Reverse(b.0));
         assert_eq!(ours, std_sorted);
     }
 
