@@ -257,18 +257,22 @@ fn route(
         );
     }
     let status = route.status.as_ref().map(|s| s.apply(&p));
-    let respond = quote! {
-        let __ret = #callee(#receiver #(#args),*) #await_;
-        #[allow(unused_imports)]
-        use #p::{
-            KindIntoResponse as _, KindResult as _, KindOption as _, KindResultError as _,
-            KindSerializeError as _, KindSerialize as _, KindUnsupported as _,
-        };
-        let __res = (&&&&&#p::w(&__ret)).#kind().respond(__ret);
-        #status
-        #local
-        __res
+    // The answer to the handler's return value, `call` evaluated once.
+    let respond_to = |call: TokenStream| {
+        quote! {
+            let __ret = #call;
+            #[allow(unused_imports)]
+            use #p::{
+                KindIntoResponse as _, KindResult as _, KindOption as _, KindResultError as _,
+                KindSerializeError as _, KindSerialize as _, KindUnsupported as _,
+            };
+            let __res = (&&&&&#p::w(&__ret)).#kind().respond(__ret);
+            #status
+            #local
+            __res
+        }
     };
+    let respond = respond_to(quote!(#callee(#receiver #(#args),*) #await_));
     if mode == Mode::Sub {
         let self_ty = res.map(|r| &r.self_ty);
         let common = common_fields(route, &p, &doc);
@@ -313,18 +317,7 @@ fn route(
         && !route.waits
         && !route.params.iter().any(|param| matches!(param.source(), Some(Source::Part | Source::Resolve)));
     let handler = if immediate {
-        let respond = quote! {
-            let __ret = #p::ready_now(#callee(#receiver #(#args),*));
-            #[allow(unused_imports)]
-            use #p::{
-                KindIntoResponse as _, KindResult as _, KindOption as _, KindResultError as _,
-                KindSerializeError as _, KindSerialize as _, KindUnsupported as _,
-            };
-            let __res = (&&&&&#p::w(&__ret)).#kind().respond(__ret);
-            #status
-            #local
-            __res
-        };
+        let respond = respond_to(quote!(#p::ready_now(#callee(#receiver #(#args),*))));
         quote! {
             #p::Handler::immediate(move |__req: &#p::RequestContext| -> #p::Response {
                 #(#per_request)*
