@@ -13,7 +13,7 @@ use crate::response::Response;
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
 type HandlerFn = dyn Fn(RequestContext) -> BoxFuture<Response> + Send + Sync;
-type ImmediateFn = dyn Fn(&RequestContext) -> Response + Send + Sync;
+pub(crate) type ImmediateFn = dyn Fn(&RequestContext) -> Response + Send + Sync;
 
 /// A route's handler: takes the request, yields the response.
 ///

@@ -129,6 +129,37 @@ pub fn optional<T: FromParam>(ctx: &RequestContext, meta: &ParamMeta) -> Result<
     parse_default(meta)
 }
 
+/// [`optional`] for a path variable (`meta.source` is the path) at
+/// `index` among the variables of the route's template, as the macros know
+/// it: found by one comparison of its name instead of a search (the same
+/// value whatever `index` is; see [`PathParams::get_at`](crate::router::PathParams::get_at)).
+///
+/// # Errors
+/// 400 naming the parameter, its source and the value when it does not convert.
+pub fn path_optional<T: FromParam>(
+    ctx: &RequestContext,
+    meta: &ParamMeta,
+    index: usize,
+) -> Result<Option<T>, HttpError> {
+    if let Some(value) = T::from_request(ctx, meta)? {
+        return Ok(Some(value));
+    }
+    if let Some(raw) = ctx.path_params.get_at(index, meta.name) {
+        if let Some(v) = parse(meta, raw)? {
+            return Ok(Some(v));
+        }
+    }
+    parse_default(meta)
+}
+
+/// [`required`] for a path variable at `index`, as [`path_optional`].
+///
+/// # Errors
+/// 400 when missing or not convertible.
+pub fn path_required<T: FromParam>(ctx: &RequestContext, meta: &ParamMeta, index: usize) -> Result<T, HttpError> {
+    path_optional(ctx, meta, index)?.ok_or_else(|| missing(meta))
+}
+
 /// An optional `#[encoded]` parameter: the value as the request wrote it,
 /// without percent-decoding (JAX-RS's `@Encoded`), else the default.
 ///

@@ -217,7 +217,7 @@ pub struct Json<T>(pub T);
 
 impl<T: Serialize> IntoResponse for Json<T> {
     fn into_response(self) -> Response {
-        match serde_json::to_vec(&self.0) {
+        match crate::codec::json::to_bytes(&self.0) {
             Ok(bytes) => {
                 let mut res = Response::new(Body::from(bytes));
                 res.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));

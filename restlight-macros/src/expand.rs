@@ -174,7 +174,17 @@ fn route(
             Some(source) => {
                 let by_item =
                     route.encoded && matches!(source, Source::Path | Source::Query | Source::Matrix | Source::Form);
-                value(&p, &param_ty, &meta, param.encoded.is_set() || by_item)
+                let encoded = param.encoded.is_set() || by_item;
+                // A path variable of a root route is read at its place in
+                // the route's template (the router's order), known here.
+                let at = match (source, encoded, root, param.name()) {
+                    (Source::Path, false, true, Some(name)) => var_index(&descriptor_path(route, res), &name),
+                    _ => None,
+                };
+                match at {
+                    Some(at) => path_value(&p, &param_ty, &meta, at),
+                    None => value(&p, &param_ty, &meta, encoded),
+                }
             }
             None => {
                 setup.push(quote! {
@@ -499,6 +509,44 @@ fn value(p: &TokenStream, param_ty: &Type, meta: &TokenStream, encoded: bool) ->
             ::core::result::Result::Err(__e) => return #p::error_response(__e),
         }
     }
+}
+
+/// Reads the path variable at `index` among the template's variables
+/// (`T` or `Option<T>`); 400 when it is missing or does not convert.
+/// Anything else (`Vec<T>`) is read by name, as [`value`] does.
+fn path_value(p: &TokenStream, param_ty: &Type, meta: &TokenStream, index: usize) -> TokenStream {
+    let shape = ty::value_shape(param_ty);
+    let inner = shape.inner();
+    let span = inner.span();
+    let function = match shape {
+        ValueShape::Required(_) => quote_spanned!(span=> path_required::<#inner>),
+        ValueShape::Optional(_) => quote_spanned!(span=> path_optional::<#inner>),
+        ValueShape::Repeated(_) => return value(p, param_ty, meta, false),
+    };
+    let check = quote_spanned!(span=> #p::assert_from_param::<#inner>(););
+    quote! {
+        match {
+            #check
+            #p::#function(&__req, #meta, #index)
+        } {
+            ::core::result::Result::Ok(__v) => __v,
+            ::core::result::Result::Err(__e) => return #p::error_response(__e),
+        }
+    }
+}
+
+/// The place of the first variable named `name` among the variables of
+/// `template`, as the router orders a match's values.
+fn var_index(template: &str, name: &str) -> Option<usize> {
+    let template = grammar::Template::parse_allowing_duplicates(template).ok()?;
+    template
+        .pieces()
+        .iter()
+        .filter_map(|piece| match piece {
+            grammar::Piece::Var(var) => Some(var.name.as_ref()),
+            grammar::Piece::Literal(_) => None,
+        })
+        .position(|var| var == name)
 }
 
 /// The `Result` of reading a value of `param_ty` (`T`, `Option<T>` or

@@ -30,7 +30,10 @@ pub use crate::locator::{
 };
 pub use crate::mapper::{map_local, AdviceDescriptor, AdviceMapper};
 pub use crate::meta::{ParamMeta, ParamSource};
-pub use crate::param::{encoded_optional, encoded_repeated, encoded_required, optional, repeated, required, FromParam};
+pub use crate::param::{
+    encoded_optional, encoded_repeated, encoded_required, optional, path_optional, path_required, repeated, required,
+    FromParam,
+};
 pub use crate::request::RequestContext;
 pub use crate::resolve::ResolveContext;
 pub use crate::response::{Entity, IntoResponse, Response};

@@ -56,6 +56,19 @@ pub(crate) struct CompiledRoute {
     pub(crate) undocumented: bool,
 }
 
+impl CompiledRoute {
+    /// The handler, when it answers where the request is routed: an
+    /// [immediate](crate::Handler::immediate) one on the IO executor,
+    /// without a time limit.
+    pub(crate) fn immediate_inline(&self) -> Option<&crate::handler::ImmediateFn> {
+        if self.exec.is_inline() && self.info.timeout.is_none() {
+            self.handler.as_immediate()
+        } else {
+            None
+        }
+    }
+}
+
 /// What compiling a route needs, kept after startup so that routes added
 /// while serving get the same checks and bindings as those of startup.
 pub(crate) struct Compiler {

@@ -89,7 +89,7 @@ impl Routing {
     /// the IO executor or within a time limit are boxed futures of their
     /// own.
     pub(crate) fn serve<B>(
-        self,
+        &self,
         req: Request<B>,
         remote: Option<SocketAddr>,
         mark: bool,
@@ -104,7 +104,7 @@ impl Routing {
 
     /// Everything up to the handler's call, or the answer when there is
     /// nothing to call.
-    fn route<B>(self, req: Request<B>, remote: Option<SocketAddr>, mark: bool, tags: Option<Arc<RequestTags>>) -> Step
+    fn route<B>(&self, req: Request<B>, remote: Option<SocketAddr>, mark: bool, tags: Option<Arc<RequestTags>>) -> Step
     where
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<BoxError>,
@@ -160,34 +160,34 @@ impl Routing {
                 return Step::Answered(Some(error(e, accept)));
             }
         };
-        let route = Arc::clone(&table.routes[found.index]);
+        // Borrowed from the table, which is held until the handler has
+        // answered or a future is left to run: the route is cloned only
+        // for that future.
+        let route = &table.routes[found.index];
         let (params, matrix) = (found.params, found.matrix);
         let compress = route.compress && shared.compression.enabled;
-        let respond = Respond {
+        let answer = Answer {
             accept: accept_value,
             url_codec: url.codec,
             produce: found.produce.cloned(),
             head: found.head_from_get,
-            // Read before the body: a bounded executor's
-            // time-to-first-byte counts from here at the latest.
-            received: match parts.extensions.get::<ReceivedAt>() {
-                Some(at) => Some(at.0),
-                None => route.exec.is_bounded().then(Instant::now),
-            },
             accept_encoding: if compress { heads.accept_encoding.cloned() } else { None },
             compress,
             mark,
-            route,
-            routing: self.clone(),
         };
-        drop(table);
-        if respond.route.stream_body {
-            return match BodyStream::for_request(body, &parts.headers, respond.route.stream_limit) {
+        // Read before the body: a bounded executor's time-to-first-byte
+        // counts from here at the latest.
+        let received = match parts.extensions.get::<ReceivedAt>() {
+            Some(at) => Some(at.0),
+            None => route.exec.is_bounded().then(Instant::now),
+        };
+        if route.stream_body {
+            return match BodyStream::for_request(body, &parts.headers, route.stream_limit) {
                 Ok(stream) => {
-                    let codecs = respond.codecs();
-                    let produce = respond.produce.clone();
+                    let codecs = answer.codecs(shared, route);
+                    let produce = answer.produce.clone();
                     let ctx = RequestContext::new(parts, Bytes::new(), params, matrix, remote, tags, produce, codecs);
-                    respond.call(ctx.with_body_stream(stream))
+                    self.call(route, answer, received, ctx.with_body_stream(stream))
                 }
                 Err(e) => Step::Answered(Some(error(e, accept))),
             };
@@ -195,30 +195,47 @@ impl Routing {
         if body.is_end_stream() {
             // The context is built where the handler takes it, not moved
             // there (it is some hundred bytes).
-            let (produce, codecs) = (respond.produce.clone(), respond.codecs());
-            return respond.call(RequestContext::new(
-                parts,
-                Bytes::new(),
-                params,
-                matrix,
-                remote,
-                tags,
-                produce,
-                codecs,
-            ));
+            let (produce, codecs) = (answer.produce.clone(), answer.codecs(shared, route));
+            return self.call(
+                route,
+                answer,
+                received,
+                RequestContext::new(parts, Bytes::new(), params, matrix, remote, tags, produce, codecs),
+            );
         }
+        let respond = Respond { routing: self.clone(), route: Arc::clone(route), received, answer };
+        drop(table);
         Step::Read(Box::pin(async move {
             let limit = respond.route.info.max_body;
             let read = read_body(body, &parts.headers, limit).await;
             match read.and_then(|b| compress::request(&parts.headers, b, limit)) {
                 Ok(body) => {
-                    let (produce, codecs) = (respond.produce.clone(), respond.codecs());
+                    let shared = &*respond.routing.0;
+                    let (produce, codecs) =
+                        (respond.answer.produce.clone(), respond.answer.codecs(shared, &respond.route));
                     let ctx = RequestContext::new(parts, body, params, matrix, remote, tags, produce, codecs);
                     Serving(respond.call(ctx)).await
                 }
-                Err(e) => error(e, &Accept::new(text(respond.accept.as_ref()))),
+                Err(e) => error(e, &Accept::new(text(respond.answer.accept.as_ref()))),
             }
         }))
+    }
+
+    /// Calls `route`'s handler with `ctx`. An [immediate](crate::Handler::immediate)
+    /// handler on a route run inline without a time limit answers now (a
+    /// panic caught and answered 500, as [`Serving`] does for an inline
+    /// future), and its answer is written at once: no future to box, poll
+    /// or move, and nothing of the routing or the route cloned for it. Any
+    /// other handler's future goes to [`Respond::run`], which keeps what
+    /// writing its answer needs.
+    fn call(&self, route: &Arc<CompiledRoute>, answer: Answer, received: Option<Instant>, ctx: RequestContext) -> Step {
+        if let Some(handler) = route.immediate_inline() {
+            let mut res = answer_now(handler, &ctx);
+            answer.finish(&self.0, route, &mut res);
+            return Step::Answered(Some(res));
+        }
+        let task = route.handler.call(ctx);
+        Respond { routing: self.clone(), route: Arc::clone(route), received, answer }.run(task)
     }
 }
 
@@ -291,16 +308,13 @@ fn polled_again() -> Response {
     panic!("a request's future was polled after it completed")
 }
 
-/// What writing the handler's answer needs, kept while it runs.
-struct Respond {
-    routing: Routing,
-    route: Arc<CompiledRoute>,
+/// What writing the handler's answer needs besides the route.
+struct Answer {
     /// The `Accept` routing used (the URL's format or the header).
     accept: Option<HeaderValue>,
     url_codec: Option<Arc<dyn Codec>>,
     /// The type the router negotiated from the route's `produces`.
     produce: Option<MediaType>,
-    received: Option<Instant>,
     accept_encoding: Option<HeaderValue>,
     /// HEAD answered by a GET route.
     head: bool,
@@ -308,31 +322,56 @@ struct Respond {
     mark: bool,
 }
 
-impl Respond {
+impl Answer {
     /// The codecs the handler's entity reader may use.
-    fn codecs(&self) -> EntityCodecs {
-        let registry = Arc::clone(&self.routing.0.codecs);
-        let forced = self.route.request_codec.as_ref().or(self.url_codec.as_ref()).cloned();
+    fn codecs(&self, shared: &Shared, route: &CompiledRoute) -> EntityCodecs {
+        let registry = Arc::clone(&shared.codecs);
+        let forced = route.request_codec.as_ref().or(self.url_codec.as_ref()).cloned();
         EntityCodecs { registry, forced }
     }
 
-    /// Calls the route's handler with `ctx`. An [immediate](crate::Handler::immediate)
-    /// handler on a route run inline without a time limit answers now (a
-    /// panic caught and answered 500, as [`Serving`] does for an inline
-    /// future), and its answer is written at once: no future to box, poll
-    /// or move. Any other handler's future goes to [`run`](Self::run).
+    /// Writes the handler's answer, where it lies.
+    fn finish(&self, shared: &Shared, route: &Arc<CompiledRoute>, res: &mut Response) {
+        log_internal_error(route, res);
+        let forced = route.response_codec.as_ref().or(self.url_codec.as_ref());
+        let written =
+            Written { codecs: &shared.codecs, produces: &route.produces, forced, produce: self.produce.as_ref() };
+        write_in_place(res, &written, &Accept::new(text(self.accept.as_ref())), self.head);
+        if self.compress {
+            let plain = std::mem::replace(res, Response::new(Body::empty()));
+            *res = compress::response(plain, self.accept_encoding.as_ref(), shared.compression);
+        }
+        if self.mark {
+            res.extensions_mut().insert(MatchedRoute(Arc::clone(route)));
+        }
+    }
+}
+
+/// The answer of an immediate handler, a panic caught and answered 500.
+fn answer_now(handler: &crate::handler::ImmediateFn, ctx: &RequestContext) -> Response {
+    // The handler reads the context where it lies.
+    match panic::catch_unwind(AssertUnwindSafe(|| handler(ctx))) {
+        Ok(res) => res,
+        Err(_) => crate::executor::panicked(),
+    }
+}
+
+/// What a handler's future needs kept while it runs (or its body is read):
+/// the routing and the route, which the table no longer lends then.
+struct Respond {
+    routing: Routing,
+    route: Arc<CompiledRoute>,
+    received: Option<Instant>,
+    answer: Answer,
+}
+
+impl Respond {
+    /// As [`Routing::call`], for a request whose body was read first.
     fn call(self, ctx: RequestContext) -> Step {
-        let route = &self.route;
-        if route.exec.is_inline() && route.info.timeout.is_none() {
-            if let Some(handler) = route.handler.as_immediate() {
-                // The handler reads the context where it lies; it is dropped here.
-                let mut res = match panic::catch_unwind(AssertUnwindSafe(|| handler(&ctx))) {
-                    Ok(res) => res,
-                    Err(_) => crate::executor::panicked(),
-                };
-                self.finish(&mut res);
-                return Step::Answered(Some(res));
-            }
+        if let Some(handler) = self.route.immediate_inline() {
+            let mut res = answer_now(handler, &ctx);
+            self.finish(&mut res);
+            return Step::Answered(Some(res));
         }
         let task = self.route.handler.call(ctx);
         self.run(task)
@@ -358,20 +397,7 @@ impl Respond {
 
     /// Writes the handler's answer, where it lies.
     fn finish(self, res: &mut Response) {
-        let route = &self.route;
-        log_internal_error(route, res);
-        let shared = &*self.routing.0;
-        let forced = route.response_codec.as_ref().or(self.url_codec.as_ref());
-        let written =
-            Written { codecs: &shared.codecs, produces: &route.produces, forced, produce: self.produce.as_ref() };
-        write_in_place(res, &written, &Accept::new(text(self.accept.as_ref())), self.head);
-        if self.compress {
-            let plain = std::mem::replace(res, Response::new(Body::empty()));
-            *res = compress::response(plain, self.accept_encoding.as_ref(), shared.compression);
-        }
-        if self.mark {
-            res.extensions_mut().insert(MatchedRoute(self.route));
-        }
+        self.answer.finish(&self.routing.0, &self.route, res);
     }
 }
 

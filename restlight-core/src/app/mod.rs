@@ -139,7 +139,7 @@ impl App {
         B::Error: Into<crate::BoxError>,
     {
         match &self.inner.entry {
-            Entry::Direct => Dispatched(Dispatching::Direct(self.inner.routing.clone().serve(req, remote, mark, tags))),
+            Entry::Direct => Dispatched(Dispatching::Direct(self.inner.routing.serve(req, remote, mark, tags))),
             Entry::Filtered(_) | Entry::Layered(_) => {
                 if let Some(tags) = tags {
                     if let Some(id) = &tags.id {

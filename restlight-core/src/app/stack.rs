@@ -60,7 +60,7 @@ impl Entry {
             }),
             None => {
                 let routing = routing.clone();
-                bottom(move |req, remote| Box::pin(routing.clone().serve(req, remote, true, None)))
+                bottom(move |req, remote| Box::pin(routing.serve(req, remote, true, None)))
             }
         };
         Self::Layered(layers.into_iter().rev().fold(bottom, |svc, wrap| wrap(svc)))
@@ -81,7 +81,7 @@ impl Entry {
         B::Error: Into<BoxError>,
     {
         match self {
-            Self::Direct => routing.clone().serve(req, remote, mark, None).await,
+            Self::Direct => routing.serve(req, remote, mark, None).await,
             Self::Filtered(chain) => {
                 let accept = req.headers().get(ACCEPT).cloned();
                 let mut req = req.map(Body::from_stream);
@@ -138,7 +138,7 @@ where
 
 impl Endpoint for Routing {
     fn call(&self, req: Request<Body>, remote: Option<SocketAddr>) -> BoxFuture<Response> {
-        Box::pin(self.clone().serve(req, remote, true, None))
+        Box::pin(self.serve(req, remote, true, None))
     }
 }
 

@@ -1,6 +1,6 @@
 //! JSON through serde_json.
 
-use std::io;
+use std::cell::RefCell;
 use std::sync::OnceLock;
 
 use bytes::Bytes;
@@ -65,53 +65,38 @@ impl Codec for JsonCodec {
     }
 }
 
-/// What [`to_bytes`] writes on the stack before it needs a `Vec`.
-const SMALL: usize = 256;
+/// The largest buffer [`to_bytes`] keeps for the thread's next value; a
+/// larger text is handed over in the buffer it was written to.
+const KEEP: usize = 64 * 1024;
 
-/// `value` as JSON, in an allocation of its own size when it is small (up
-/// to 256 bytes): written on the stack, then copied once. `serde_json::to_vec`
-/// leaves a `Vec` larger than its content (128 bytes at first), which
-/// `Bytes` can only take with a second allocation for its shared header.
+thread_local! {
+    /// The buffer [`to_bytes`] writes into, kept from one value to the next.
+    static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `value` as JSON, in an allocation of its own size: written into the
+/// thread's reused buffer (so serde_json's many small writes never grow a
+/// fresh `Vec`), then copied once. `serde_json::to_vec` leaves a `Vec`
+/// larger than its content (128 bytes at first), which `Bytes` can only
+/// take with a second allocation for its shared header. A text over 64 KiB
+/// is handed over in the buffer itself, and the thread starts a new one.
 pub(crate) fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Bytes, serde_json::Error> {
-    let mut out = Small { buf: [0; SMALL], len: 0, spill: None };
-    serde_json::to_writer(&mut out, value)?;
-    Ok(match out.spill {
-        Some(vec) => Bytes::from(vec),
-        None => Bytes::copy_from_slice(&out.buf[..out.len]),
-    })
-}
-
-/// The writer of [`to_bytes`]: the stack buffer, then a `Vec` once it is full.
-struct Small {
-    buf: [u8; SMALL],
-    len: usize,
-    spill: Option<Vec<u8>>,
-}
-
-impl io::Write for Small {
-    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        self.write_all(data)?;
-        Ok(data.len())
-    }
-
-    fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
-        if let Some(vec) = &mut self.spill {
-            vec.extend_from_slice(data);
-        } else if let Some(room) = self.buf.get_mut(self.len..self.len + data.len()) {
-            room.copy_from_slice(data);
-            self.len += data.len();
-        } else {
-            let mut vec = Vec::with_capacity((2 * (self.len + data.len())).max(4 * SMALL));
-            vec.extend_from_slice(&self.buf[..self.len]);
-            vec.extend_from_slice(data);
-            self.spill = Some(vec);
+    BUFFER.with(|cell| {
+        // A value whose serialization writes JSON again (on this thread)
+        // finds the buffer taken and writes into a `Vec` of its own.
+        let Ok(mut buf) = cell.try_borrow_mut() else {
+            return serde_json::to_vec(value).map(Bytes::from);
+        };
+        buf.clear();
+        let written = serde_json::to_writer(&mut *buf, value);
+        if let Err(e) = written {
+            if buf.capacity() > KEEP {
+                *buf = Vec::new();
+            }
+            return Err(e);
         }
-        Ok(())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
+        Ok(if buf.len() > KEEP { Bytes::from(std::mem::take(&mut *buf)) } else { Bytes::copy_from_slice(&buf) })
+    })
 }
 
 #[cfg(test)]
@@ -120,7 +105,7 @@ mod tests {
 
     #[test]
     fn small_and_large_values_are_the_json_serde_json_writes() {
-        for n in [0, 10, 200, 255, 256, 300, 5000] {
+        for n in [0, 10, 200, 255, 256, 300, 5000, 70_000, 20] {
             let value: Vec<String> = (0..n / 10).map(|i| format!("v{i}")).chain(["x".repeat(n % 10)]).collect();
             let bytes = to_bytes(&value).unwrap();
             assert_eq!(&bytes[..], &serde_json::to_vec(&value).unwrap()[..], "{n}");
@@ -135,5 +120,25 @@ mod tests {
         // same buffer with no spare capacity.
         let vec = Vec::from(bytes);
         assert_eq!(vec.capacity(), vec.len());
+    }
+
+    #[test]
+    fn a_failed_or_nested_write_leaves_the_next_value_whole() {
+        use std::collections::BTreeMap;
+        // A map with non-string keys cannot be JSON: the error is returned,
+        // and what it had written does not reach the next value.
+        let bad: BTreeMap<Vec<u8>, u8> = [(vec![1], 1)].into();
+        assert!(to_bytes(&(1, "partial", &bad)).is_err());
+        assert_eq!(&to_bytes(&[1, 2]).unwrap()[..], b"[1,2]");
+
+        // A value that writes JSON while it is being written.
+        struct Nested;
+        impl serde::Serialize for Nested {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let inner = to_bytes(&["in"]).map_err(serde::ser::Error::custom)?;
+                s.serialize_str(std::str::from_utf8(&inner).unwrap())
+            }
+        }
+        assert_eq!(&to_bytes(&("out", Nested)).unwrap()[..], br#"["out","[\"in\"]"]"#);
     }
 }

@@ -37,6 +37,22 @@ impl PathParams {
         self.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
     }
 
+    /// The value of the variable `name`, looked for first at `index`, its
+    /// place among the template's variables (known where the template is,
+    /// as generated code knows it): one comparison of the name instead of a
+    /// search. The answer is [`get`](Self::get)'s whatever `index` is: when
+    /// the variable there has another name, or an earlier one has the same
+    /// name, the variables are searched by name.
+    #[must_use]
+    pub fn get_at(&self, index: usize, name: &str) -> Option<&str> {
+        if let Some(e) = self.entries.get(index) {
+            if *e.name == *name && self.entries[..index].iter().all(|earlier| *earlier.name != *name) {
+                return self.values.get(e.start as usize..e.end as usize);
+            }
+        }
+        self.get(name)
+    }
+
     /// `(name, value)` pairs in template order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
         self.entries.iter().map(|e| (&*e.name, &self.values[e.start as usize..e.end as usize]))
@@ -198,5 +214,26 @@ impl MatrixParams {
     /// requests; the router fills these).
     pub fn push(&mut self, segment: usize, name: impl Into<String>, value: impl Into<String>) {
         self.entries.push((segment, name.into(), value.into()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PathParams;
+
+    #[test]
+    fn get_at_answers_as_get_whatever_the_index() {
+        let mut params = PathParams::default();
+        for (name, value) in [("id", "7"), ("order", "42"), ("id", "8"), ("name", "é/x")] {
+            params.push(name, value);
+        }
+        for name in ["id", "order", "name", "missing", ""] {
+            for index in 0..6 {
+                assert_eq!(params.get_at(index, name), params.get(name), "{name} at {index}");
+            }
+        }
+        assert_eq!(params.get_at(1, "order"), Some("42"));
+        assert_eq!(params.get_at(2, "id"), Some("7"), "the first `id`, as `get` finds it");
+        assert_eq!(PathParams::default().get_at(0, "id"), None);
     }
 }
