@@ -363,7 +363,7 @@ impl Respond {
         let shared = &*self.routing.0;
         let forced = route.response_codec.as_ref().or(self.url_codec.as_ref());
         let written =
-            Written { codecs: &shared.codecs, produces: &route.produces, forced, produce: self.produce.as_ref() };
+            Written { codecs: &shared.codecs, produces: &route.entry.produces, forced, produce: self.produce.as_ref() };
         write_in_place(res, &written, &Accept::new(text(self.accept.as_ref())), self.head);
         if self.compress {
             let plain = std::mem::replace(res, Response::new(Body::empty()));
