@@ -169,10 +169,11 @@ impl Routing {
             produce: found.produce.cloned(),
             head: found.head_from_get,
             // Read before the body: a bounded executor's
-            // time-to-first-byte counts from here at the latest.
+            // time-to-first-byte counts from here at the latest. The clock
+            // is read only for an executor with that limit.
             received: match parts.extensions.get::<ReceivedAt>() {
                 Some(at) => Some(at.0),
-                None => route.exec.is_bounded().then(Instant::now),
+                None => route.exec.needs_received_at().then(Instant::now),
             },
             accept_encoding: if compress { heads.accept_encoding.cloned() } else { None },
             compress,
