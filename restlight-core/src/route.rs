@@ -77,7 +77,9 @@ pub struct Route {
     pub(crate) timeout: Option<Duration>,
     pub(crate) serializers: Serializers,
     pub(crate) name: String,
-    pub(crate) file: String,
+    /// The source file: `file!()` of the declaration, or the builder's
+    /// caller, both `'static`.
+    pub(crate) file: &'static str,
     pub(crate) line: u32,
     pub(crate) source: Source,
     /// No interceptor applies.
@@ -110,7 +112,7 @@ impl Route {
                 compress: d.compress,
             },
             name: d.name.to_owned(),
-            file: d.file.to_owned(),
+            file: d.file,
             line: d.line,
             source: Source::Descriptor(d),
             skip_all: d.interceptors.all,
@@ -139,10 +141,6 @@ impl Route {
             Source::Descriptor(d) => d.resource_type.map(|t| t()),
             Source::Built(_) => None,
         }
-    }
-
-    pub(crate) fn skip_types(&self) -> Vec<TypeId> {
-        self.skip.clone()
     }
 
     /// The method.
@@ -174,7 +172,7 @@ impl Route {
             }
         }
         let mut location = String::with_capacity(self.file.len() + 1 + digits.len() - at);
-        location.push_str(&self.file);
+        location.push_str(self.file);
         location.push(':');
         location.extend(digits[at..].iter().map(|&d| char::from(d)));
         location
@@ -202,7 +200,7 @@ pub fn route(method: Method, path: impl Into<String>) -> RouteBuilder {
         stream_body: false,
         timeout: None,
         serializers: Serializers::default(),
-        file: at.file().to_owned(),
+        file: at.file(),
         line: at.line(),
         skip_all: false,
         skip: Vec::new(),
@@ -254,7 +252,7 @@ pub struct RouteBuilder {
     stream_body: bool,
     timeout: Option<Duration>,
     serializers: Serializers,
-    file: String,
+    file: &'static str,
     line: u32,
     skip_all: bool,
     skip: Vec<TypeId>,
@@ -374,6 +372,18 @@ impl RouteBuilder {
         self
     }
 
+    /// The name of a route built in code: `"GET /path"`. Built by hand,
+    /// one allocation of the right size: `format!` costs several times as
+    /// many instructions, once per route at startup.
+    fn default_name(&self) -> String {
+        let method = self.method.as_str();
+        let mut name = String::with_capacity(method.len() + 1 + self.path.len());
+        name.push_str(method);
+        name.push(' ');
+        name.push_str(&self.path);
+        name
+    }
+
     fn finish(self, handler: Handler, blocking: bool, name: String) -> Route {
         Route {
             method: self.method,
@@ -405,7 +415,7 @@ impl RouteBuilder {
         Fut: Future<Output = R> + Send + 'static,
         R: IntoResponse,
     {
-        let name = format!("{} {}", self.method, self.path);
+        let name = self.default_name();
         let handler = Handler::new(move |ctx| -> BoxFuture<Response> {
             let fut = f(ctx);
             Box::pin(async move { fut.await.into_response() })
@@ -420,7 +430,7 @@ impl RouteBuilder {
         F: Fn(RequestContext) -> R + Send + Sync + 'static,
         R: IntoResponse,
     {
-        let name = format!("{} {}", self.method, self.path);
+        let name = self.default_name();
         let f = std::sync::Arc::new(f);
         let handler = Handler::new(move |ctx| -> BoxFuture<Response> {
             let f = std::sync::Arc::clone(&f);
@@ -441,7 +451,7 @@ mod tests {
         assert_eq!(route.location(), format!("{}:{line}", file!()));
         for line in [0, 9, 10, 1234, u32::MAX] {
             route.line = line;
-            route.file = "src/api.rs".to_owned();
+            route.file = "src/api.rs";
             assert_eq!(route.location(), format!("src/api.rs:{line}"));
         }
     }

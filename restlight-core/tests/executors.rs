@@ -316,6 +316,23 @@ async fn reject_queued_answers_503_to_waiting_requests() {
 }
 
 #[tokio::test]
+async fn requests_that_find_a_free_slot_are_counted_as_not_having_waited() {
+    let app = builder()
+        .scheduler("free", Scheduler::threads(2).queue(8))
+        .route(get("/a").scheduled("free").handle(|_ctx| async { "a" }))
+        .build()
+        .unwrap();
+    let client = MockClient::new(app.clone());
+    // One at a time: each finds a slot free, however slow the machine.
+    for _ in 0..5 {
+        assert_eq!(client.get("/a").send().await.status(), 200);
+    }
+    let m = metrics(&app, "free");
+    assert_eq!((m.completed, m.queue_wait.count()), (5, 5), "{m:?}");
+    assert_eq!(m.queue_wait.percentile(1.0), Duration::from_micros(1), "every wait in the lowest bucket: {m:?}");
+}
+
+#[tokio::test]
 async fn metrics_count_known_traffic() {
     let app = builder()
         .scheduler("m", Scheduler::threads(2).queue(8))

@@ -52,8 +52,10 @@ pub struct Restlight {
     /// The OpenAPI endpoints, when on.
     #[cfg(feature = "openapi")]
     pub(crate) openapi: Option<crate::OpenApiDocs>,
-    /// Settings read from a configuration file, applied over the code's.
-    pub(crate) file_config: Option<crate::config::FileConfig>,
+    /// Settings read from a configuration file, applied over the code's;
+    /// boxed, so that a service without one (and every builder call, which
+    /// moves the builder) does not carry its space inline.
+    pub(crate) file_config: Option<Box<crate::config::FileConfig>>,
     /// Whether `RESTLIGHT_SERVER_*` variables are ignored.
     pub(crate) ignore_env: bool,
 }
@@ -441,10 +443,10 @@ impl Restlight {
     pub fn config_file(mut self, path: impl AsRef<std::path::Path>) -> std::result::Result<Self, ConfigError> {
         let file = crate::config::FileConfig::read(path.as_ref())?;
         file.check()?;
-        self.file_config = Some(match self.file_config.take() {
+        self.file_config = Some(Box::new(match self.file_config.take() {
             Some(earlier) => earlier.overlay(file),
             None => file,
-        });
+        }));
         Ok(self)
     }
 
@@ -472,7 +474,7 @@ impl Restlight {
         mut self,
         env: impl IntoIterator<Item = (String, String)>,
     ) -> std::result::Result<Self, ConfigError> {
-        let mut config = self.file_config.take().unwrap_or_default();
+        let mut config = self.file_config.take().map(|c| *c).unwrap_or_default();
         if !self.ignore_env {
             config = config.overlay(crate::config::FileConfig::from_env(env)?);
         }

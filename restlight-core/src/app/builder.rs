@@ -375,13 +375,15 @@ impl AppBuilder {
         };
         let mut resources = compiler.resources.clone();
         let mut missing_resources = BTreeSet::new();
-        let compiled: Vec<Arc<CompiledRoute>> = routes
-            .iter()
-            .map(|route| Arc::new(compiler.compile(route, &mut resources, &mut missing_resources, &mut errors)))
-            .collect();
-        // Not needed past compiling: freed before the router is built, the
-        // build's peak of memory (which stays resident) is lower.
-        drop(routes);
+        // Each route is consumed by its compilation (its strings move into
+        // the route listing), so none outlives the build: the build's peak
+        // of memory (which stays resident) is lower. Pushed into a vector
+        // of its own: collected from `routes.into_iter()`, the compiled
+        // routes would reuse the routes' far larger buffer for good.
+        let mut compiled: Vec<Arc<CompiledRoute>> = Vec::with_capacity(routes.len());
+        for route in routes {
+            compiled.push(Arc::new(compiler.compile(route, &mut resources, &mut missing_resources, &mut errors)));
+        }
         compiler.resources = resources;
 
         let table = match Table::new(compiled, self.strict_matching) {

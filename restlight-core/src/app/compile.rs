@@ -39,14 +39,13 @@ pub(crate) struct CompiledRoute {
     pub(crate) response_codec: Option<Arc<dyn Codec>>,
     /// `#[serializer]` / `#[request_serializer]`: reads every entity.
     pub(crate) request_codec: Option<Arc<dyn Codec>>,
-    /// The route's `produces`, parsed.
-    pub(crate) produces: Vec<MediaType>,
     pub(crate) compress: bool,
     /// The resource type of an annotated route of an impl block.
     pub(crate) resource_type: Option<TypeId>,
     /// Also what the route's body limit and time limit are read from.
     pub(crate) info: RouteInfo,
-    /// What the router needs, kept to rebuild the router on a change.
+    /// What the router needs, kept to rebuild the router on a change; its
+    /// `produces` (parsed) is also what responses are written against.
     pub(crate) entry: RouteEntry,
     /// The macros' descriptor of an annotated route (for the OpenAPI document).
     #[cfg_attr(not(feature = "openapi"), allow(dead_code))]
@@ -93,22 +92,24 @@ impl Compiler {
     /// Compiles one route, binding its resource from `resources` (which
     /// receives instances built with `Default`). Problems go to `errors`;
     /// a resource type missing an instance is reported once per batch.
+    /// The route is taken, not borrowed: its strings move into the route's
+    /// listing instead of being copied.
     pub(crate) fn compile(
         &mut self,
-        route: &Route,
+        route: Route,
         resources: &mut Registry,
         missing_resources: &mut BTreeSet<&'static str>,
         errors: &mut Vec<StartupError>,
     ) -> CompiledRoute {
         let location = route.location();
-        let (entry, media_errors) = entry_of(route, &location);
+        let (entry, media_errors) = entry_of(&route, &location);
         errors.extend(media_errors);
-        let (response_codec, request_codec) = route_codecs(route, &self.codecs, &location, errors);
+        let (response_codec, request_codec) = route_codecs(&route, &self.codecs, &location, errors);
         let mut stream_body = route.stream_body;
         let handler = match &route.source {
             Source::Built(h) => Some(h.clone()),
             Source::Descriptor(d) => {
-                let label = format!("{} ({location})", route.name);
+                let label = route_label(&route.name, &location);
                 let mut bindings = Bindings::new(resources, &self.beans, &label, &self.resolver_factories);
                 let built = match &route.located {
                     Some(located) => (located.0)(&mut bindings),
@@ -127,17 +128,17 @@ impl Compiler {
                 }
             }
         };
-        let scheduler = self.scheduler_of(route).to_owned();
-        let scheduler = scheduler.as_str();
-        let exec = match self.executors.get(scheduler) {
+        // Owned once: it moves into the route's listing below.
+        let scheduler = self.scheduler_of(&route).to_owned();
+        let exec = match self.executors.get(&scheduler) {
             Some(exec) => exec.clone(),
             None if scheduler == IO => Exec::Inline,
             // A missing default scheduler is reported once, at startup.
             None if scheduler == self.default_scheduler => Exec::Inline,
             None => {
                 errors.push(StartupError::MissingScheduler {
-                    name: scheduler.to_owned(),
-                    route: format!("{} ({location})", route.name),
+                    name: scheduler.clone(),
+                    route: route_label(&route.name, &location),
                 });
                 Exec::Inline
             }
@@ -151,11 +152,16 @@ impl Compiler {
             name: &route.name,
             resource: route.resource(),
         };
-        let bound = intercept::bind(&self.prepared, &meta, entry.parsed.as_ref(), route.skip_all, &route.skip_types());
+        let bound = intercept::bind(&self.prepared, &meta, entry.parsed.as_ref(), route.skip_all, &route.skip);
         let interceptors = bound.iter().map(|b| (b.name, b.affinity)).collect();
         let handler = intercept::Pipeline::wrap(handler.unwrap_or_else(unbound_handler), bound, &self.mappers);
         let id = self.next_id;
         self.next_id += 1;
+        let resource_type = route.resource_type();
+        let descriptor = match &route.source {
+            Source::Descriptor(d) => Some(*d),
+            Source::Built(_) => None,
+        };
         CompiledRoute {
             id,
             handler,
@@ -164,29 +170,25 @@ impl Compiler {
             stream_body,
             response_codec,
             request_codec,
-            produces: entry.produces.clone(),
             compress: route.serializers.compress,
-            resource_type: route.resource_type(),
+            resource_type,
             info: RouteInfo {
                 id,
-                method: route.method.to_string(),
-                path: route.path.clone(),
-                produces: route.produces.clone(),
-                consumes: route.consumes.clone(),
-                scheduler: scheduler.to_owned(),
+                method: route.method.as_str().to_owned(),
+                path: route.path,
+                produces: route.produces,
+                consumes: route.consumes,
+                scheduler,
                 max_body,
                 timeout: route.timeout,
-                name: route.name.clone(),
+                name: route.name,
                 location,
                 interceptors,
                 conditions: entry.conditions.clone(),
             },
             entry,
             undocumented: route.undocumented,
-            descriptor: match &route.source {
-                Source::Descriptor(d) => Some(*d),
-                Source::Built(_) => None,
-            },
+            descriptor,
         }
     }
 
@@ -247,7 +249,7 @@ pub(crate) fn build_executors(
 pub(crate) fn entry_of(route: &Route, location: &str) -> (RouteEntry, Vec<StartupError>) {
     let mut errors = Vec::new();
     let mut bad = |value: String| {
-        errors.push(StartupError::BadMediaType { value, route: format!("{} ({location})", route.name) });
+        errors.push(StartupError::BadMediaType { value, route: route_label(&route.name, location) });
     };
     let conditions = match &route.source {
         // The macro checked every condition at compile time.
@@ -313,7 +315,7 @@ fn route_codecs(
         if found.is_none() {
             errors.push(StartupError::MissingCodec {
                 name: name.to_owned(),
-                route: format!("{} ({location})", route.name),
+                route: route_label(&route.name, location),
                 known: codecs.formats().join(", "),
             });
         }
@@ -322,6 +324,17 @@ fn route_codecs(
     let response = find(&route.serializers.response);
     let request = find(&route.serializers.request);
     (response, request)
+}
+
+/// A route as startup errors and bindings name it: `name (file:line)`,
+/// built without `format!` (once per annotated route at startup).
+fn route_label(name: &str, location: &str) -> String {
+    let mut label = String::with_capacity(name.len() + location.len() + 3);
+    label.push_str(name);
+    label.push_str(" (");
+    label.push_str(location);
+    label.push(')');
+    label
 }
 
 pub(crate) fn collapse(mut errors: Vec<StartupError>) -> StartupError {

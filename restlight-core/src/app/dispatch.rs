@@ -176,10 +176,11 @@ impl Routing {
             mark,
         };
         // Read before the body: a bounded executor's time-to-first-byte
-        // counts from here at the latest.
+        // counts from here at the latest. The clock is read only for an
+        // executor with that limit.
         let received = match parts.extensions.get::<ReceivedAt>() {
             Some(at) => Some(at.0),
-            None => route.exec.is_bounded().then(Instant::now),
+            None => route.exec.needs_received_at().then(Instant::now),
         };
         if route.stream_body {
             return match BodyStream::for_request(body, &parts.headers, route.stream_limit) {
@@ -335,7 +336,7 @@ impl Answer {
         log_internal_error(route, res);
         let forced = route.response_codec.as_ref().or(self.url_codec.as_ref());
         let written =
-            Written { codecs: &shared.codecs, produces: &route.produces, forced, produce: self.produce.as_ref() };
+            Written { codecs: &shared.codecs, produces: &route.entry.produces, forced, produce: self.produce.as_ref() };
         write_in_place(res, &written, &Accept::new(text(self.accept.as_ref())), self.head);
         if self.compress {
             let plain = std::mem::replace(res, Response::new(Body::empty()));

@@ -374,10 +374,11 @@ impl<'a> RouteChange<'a> {
         }
 
         let mut missing_resources = BTreeSet::new();
-        let added: Vec<Arc<CompiledRoute>> = adding
-            .iter()
-            .map(|route| Arc::new(compiler.compile(route, &mut resources, &mut missing_resources, &mut errors)))
-            .collect();
+        // A vector of its own, not the routes' larger buffer reused.
+        let mut added: Vec<Arc<CompiledRoute>> = Vec::with_capacity(adding.len());
+        for route in adding {
+            added.push(Arc::new(compiler.compile(route, &mut resources, &mut missing_resources, &mut errors)));
+        }
         kept.extend(added.iter().cloned());
         match Table::new(kept, compiler.strict) {
             Ok((table, warnings)) if errors.is_empty() => {

@@ -17,14 +17,14 @@ use std::time::{Duration, Instant};
 
 use arc_swap::ArcSwap;
 use tokio::runtime::Handle;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError};
 use tokio::task::JoinHandle;
 
 use super::failfast::FailFast;
 use super::metrics::{Counters, ExecutorMetrics};
 use super::resize::{Resize, ResizeError};
 use super::scheduler::{owned_workers, Scheduler};
-use super::workers::Workers;
+use super::workers::{Held, Workers};
 use super::{panicked, AbortOnDrop};
 use crate::error::HttpError;
 use crate::handler::BoxFuture;
@@ -68,15 +68,19 @@ pub(crate) enum Spawner {
 }
 
 impl Spawner {
-    /// Spawns `task`; the error is an owned thread that could not start.
-    fn spawn<F>(&self, task: F) -> io::Result<JoinHandle<F::Output>>
+    /// Spawns the future `make` builds, given the claim on the owned thread
+    /// it runs on (none on a runtime someone else owns), which the future
+    /// must hold until it ends: one future per handoff, not one wrapped in
+    /// another. The error is an owned thread that could not start.
+    fn spawn_with<M, F>(&self, make: M) -> io::Result<JoinHandle<F::Output>>
     where
+        M: FnOnce(Option<Held>) -> F,
         F: std::future::Future + Send + 'static,
         F::Output: Send + 'static,
     {
         match self {
-            Self::Workers(workers) => workers.spawn(task),
-            Self::Runtime(handle) => Ok(handle.spawn(task)),
+            Self::Workers(workers) => workers.spawn_with(|held| make(Some(held))),
+            Self::Runtime(handle) => Ok(handle.spawn(make(None))),
         }
     }
 }
@@ -211,13 +215,23 @@ impl Bounded {
     /// Admission is decided on the first poll, before any await, so a full
     /// queue answers at once. Dropping the returned future leaves the queue
     /// or aborts the running task.
-    pub(crate) async fn run(&self, task: BoxFuture<Response>, received: Instant) -> Response {
-        let queued_at = Instant::now();
-        if let Some(ff @ FailFast::Ttfb(_)) = self.fail_fast {
-            if ff.expired(received, queued_at, queued_at) {
-                return self.failed_fast(ff);
+    ///
+    /// `received` is when the request arrived, needed only by a
+    /// time-to-first-byte fail-fast ([`needs_received_at`](Self::needs_received_at));
+    /// now when unknown. The clock is read only when a fail-fast limit
+    /// needs it or the request has to wait for a slot: a request that finds
+    /// a free slot takes it at once and is counted as not having waited.
+    pub(crate) async fn run(&self, task: BoxFuture<Response>, received: Option<Instant>) -> Response {
+        let checked_at = match self.fail_fast {
+            Some(ff @ FailFast::Ttfb(_)) => {
+                let now = Instant::now();
+                if ff.expired(received.unwrap_or(now), now, now) {
+                    return self.failed_fast(ff);
+                }
+                Some(now)
             }
-        }
+            _ => None,
+        };
         let Some(admission) = self.admit() else {
             Counters::bump(&self.counters.rejected);
             let max_active = self.limits.max_active.load(Ordering::Relaxed);
@@ -232,17 +246,32 @@ impl Bounded {
             .into_response();
         };
         let mut pending = Pending { counters: &self.counters, done: false };
-        let Ok(permit) = Arc::clone(&self.limits.slots).acquire_owned().await else {
-            pending.done = true;
-            return HttpError::service_unavailable(format!("executor `{}` is shutting down", self.name))
-                .with("executor", self.name.as_str())
-                .into_response();
+        let (permit, waited) = match Arc::clone(&self.limits.slots).try_acquire_owned() {
+            // A free slot (so nobody waits before this request: released
+            // slots go to waiters first): no wait to time or fail fast on,
+            // and no future to wait in.
+            Ok(permit) => {
+                self.counters.record_wait(Duration::ZERO);
+                (permit, None)
+            }
+            Err(TryAcquireError::Closed) => {
+                pending.done = true;
+                return self.shutting_down();
+            }
+            Err(TryAcquireError::NoPermits) => {
+                let queued_at = checked_at.unwrap_or_else(Instant::now);
+                let Ok(permit) = Arc::clone(&self.limits.slots).acquire_owned().await else {
+                    pending.done = true;
+                    return self.shutting_down();
+                };
+                let started = Instant::now();
+                self.counters.record_wait(started.saturating_duration_since(queued_at));
+                (permit, Some((queued_at, started)))
+            }
         };
         let slot = Slot { permit: Some(permit), admission };
-        let started = Instant::now();
-        self.counters.record_wait(started.saturating_duration_since(queued_at));
-        if let Some(ff) = self.fail_fast {
-            if ff.expired(received, queued_at, started) {
+        if let (Some(ff), Some((queued_at, started))) = (self.fail_fast, waited) {
+            if ff.expired(received.unwrap_or(queued_at), queued_at, started) {
                 pending.done = true;
                 return self.failed_fast(ff);
             }
@@ -255,8 +284,8 @@ impl Bounded {
         // The slot and the admission leave with the task, not with the
         // request: a cancelled blocking handler keeps its thread until it
         // returns, and its slot with it.
-        let spawned = pool.spawner.spawn(async move {
-            let _held = slot;
+        let spawned = pool.spawner.spawn_with(|held| async move {
+            let _held = (held, slot);
             let res = task.await;
             Counters::bump(&counters.completed);
             res
@@ -285,6 +314,19 @@ impl Bounded {
         pending.done = true;
         drop(pool);
         res
+    }
+
+    /// Whether [`run`](Self::run) needs the time the request arrived: only
+    /// a time-to-first-byte fail-fast measures from it, so for any other
+    /// executor the dispatcher does not read the clock.
+    pub(crate) fn needs_received_at(&self) -> bool {
+        matches!(self.fail_fast, Some(FailFast::Ttfb(_)))
+    }
+
+    fn shutting_down(&self) -> Response {
+        HttpError::service_unavailable(format!("executor `{}` is shutting down", self.name))
+            .with("executor", self.name.as_str())
+            .into_response()
     }
 
     fn admit(&self) -> Option<Admission> {

@@ -75,8 +75,9 @@ impl FailFast {
 /// [`App::dispatch`](crate::App::dispatch) sets it when the request enters
 /// the application's filters or tower layers, if it has any and the
 /// extension is absent (they may take time of their own). Without them, a
-/// request on a bounded executor counts from the moment its route is chosen,
-/// before its body is read, and a request on the IO executor never reads
-/// the clock. A server that knows an earlier moment may insert it itself.
+/// request on an executor with a [`FailFast::Ttfb`] limit counts from the
+/// moment its route is chosen, before its body is read, and no other
+/// request reads the clock for it. A server that knows an earlier moment
+/// may insert it itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReceivedAt(pub Instant);

@@ -128,16 +128,26 @@ impl Exec {
         matches!(self, Self::Inline)
     }
 
-    /// Whether this is a bounded executor, whose fail-fast limits need the
-    /// time a request arrived.
+    /// Whether this is a bounded executor.
     pub(crate) fn is_bounded(&self) -> bool {
         matches!(self, Self::Bounded(_))
+    }
+
+    /// Whether [`run`](Self::run) needs the time the request arrived: only
+    /// a bounded executor with a time-to-first-byte fail-fast does, so the
+    /// dispatcher reads the clock for no other.
+    pub(crate) fn needs_received_at(&self) -> bool {
+        match self {
+            Self::Bounded(bounded) => bounded.needs_received_at(),
+            Self::Inline | Self::Custom(_) => false,
+        }
     }
 
     /// Runs `task` here, within `timeout` when one is set (then 504 and the
     /// task is dropped, wherever it runs).
     /// `received` is when the request arrived (a bounded executor's
-    /// time-to-first-byte limit counts from it; now when unknown).
+    /// time-to-first-byte limit counts from it; now when unknown; see
+    /// [`needs_received_at`](Self::needs_received_at)).
     pub(crate) async fn run(
         &self,
         task: BoxFuture<Response>,
@@ -147,7 +157,7 @@ impl Exec {
         let run = async move {
             match self {
                 Self::Inline => run_inline(task).await,
-                Self::Bounded(bounded) => bounded.run(task, received.unwrap_or_else(Instant::now)).await,
+                Self::Bounded(bounded) => bounded.run(task, received).await,
                 Self::Custom(exec) => exec.execute(task).await,
             }
         };

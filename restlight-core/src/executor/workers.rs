@@ -100,22 +100,23 @@ impl Workers {
         self.handle(&self.workers[0]).map(drop)
     }
 
-    /// Runs `task` on the first idle thread, or on the one holding the
-    /// fewest tasks when none is idle, starting that thread if it has not
-    /// started yet. The error is the operating system's refusal to start
-    /// the thread or its runtime (the task is dropped then).
-    pub(crate) fn spawn<F>(&self, task: F) -> io::Result<JoinHandle<F::Output>>
+    /// Runs the future `make` builds on the first idle thread, or on the
+    /// one holding the fewest tasks when none is idle, starting that
+    /// thread if it has not started yet. `make` is given the claim on the
+    /// thread, which the future must hold until it ends (so a caller with
+    /// state of its own spawns one future, not one inside another). The
+    /// error is the operating system's refusal to start the thread or its
+    /// runtime (the future is not built then).
+    pub(crate) fn spawn_with<M, F>(&self, make: M) -> io::Result<JoinHandle<F::Output>>
     where
+        M: FnOnce(Held) -> F,
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
         let worker = self.pick();
         let held = Held(Arc::clone(&worker.running));
         let handle = self.handle(worker)?;
-        Ok(handle.spawn(async move {
-            let _held = held;
-            task.await
-        }))
+        Ok(handle.spawn(make(held)))
     }
 
     /// The runtime of `worker`'s thread, started on first use.
@@ -176,7 +177,7 @@ impl Workers {
 
 /// A task's claim on its thread, given back when the task ends (answered,
 /// panicked or aborted).
-struct Held(Arc<AtomicUsize>);
+pub(crate) struct Held(Arc<AtomicUsize>);
 
 impl Drop for Held {
     fn drop(&mut self) {
@@ -223,7 +224,11 @@ mod tests {
             F: Future + Send + 'static,
             F::Output: Send + 'static,
         {
-            self.spawn(task).unwrap()
+            self.spawn_with(|held| async move {
+                let _held = held;
+                task.await
+            })
+            .unwrap()
         }
     }
 
