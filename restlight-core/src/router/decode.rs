@@ -15,26 +15,73 @@ pub(crate) struct ParsedPath<'p> {
     pub(crate) raw: Cow<'p, str>,
     /// The segments, in order (inline up to eight: no allocation for most paths).
     pub(crate) segments: SmallVec<[Segment<'p>; 8]>,
+    /// The decoded text of the segments that had escapes: (segment, text).
+    decoded: Vec<(usize, String)>,
     /// The matrix parameters of every segment, decoded.
     pub(crate) matrix: MatrixParams,
 }
 
-/// One path segment.
-#[derive(Debug)]
+/// One path segment: its offsets as `u32` (a request path is far shorter
+/// than 4 GiB) and its text, so that a parsed path is small to build and
+/// to move, and reading a segment's text is one load.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Segment<'p> {
     /// Byte offset of the segment in [`ParsedPath::raw`].
-    pub(crate) start: usize,
+    pub(crate) start: u32,
     /// Byte offset of its end in [`ParsedPath::raw`].
-    pub(crate) end: usize,
-    /// The segment, percent-decoded.
-    pub(crate) text: Cow<'p, str>,
+    pub(crate) end: u32,
+    /// Its text, when it needed no decoding (matrix parameters removed);
+    /// `None`: the decoded text is kept in [`ParsedPath`].
+    text: Option<&'p str>,
 }
 
-impl ParsedPath<'_> {
+/// `i` as a path offset (paths longer than 4 GiB do not reach the router).
+fn offset(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
+impl<'p> ParsedPath<'p> {
+    fn new(raw: &'p str) -> Self {
+        ParsedPath {
+            raw: Cow::Borrowed(raw),
+            segments: SmallVec::new(),
+            decoded: Vec::new(),
+            matrix: MatrixParams::default(),
+        }
+    }
+
+    /// Adds the segment at `start..end` of the raw path, decoded as `text`.
+    fn push(&mut self, start: usize, end: usize, text: Cow<'p, str>) {
+        let text = match text {
+            Cow::Borrowed(text) => Some(text),
+            Cow::Owned(text) => {
+                self.decoded.push((self.segments.len(), text));
+                None
+            }
+        };
+        self.segments.push(Segment { start: offset(start), end: offset(end), text });
+    }
+
+    /// The decoded text of segment `i` (matrix parameters removed).
+    #[inline]
+    pub(crate) fn text(&self, i: usize) -> &str {
+        match self.segments[i].text {
+            Some(text) => text,
+            None => self.decoded_text(i),
+        }
+    }
+
+    /// The text of a segment that had escapes.
+    #[cold]
+    fn decoded_text(&self, i: usize) -> &str {
+        self.decoded.iter().find(|(seg, _)| *seg == i).map_or("", |(_, text)| text)
+    }
+
     /// The raw text of segment `i` (matrix parameters removed).
+    #[inline]
     pub(crate) fn raw_segment(&self, i: usize) -> &str {
-        let seg = &self.segments[i];
-        &self.raw[seg.start..seg.end]
+        let seg = self.segments[i];
+        &self.raw[seg.start as usize..seg.end as usize]
     }
 
     /// The key of the static table: decoded segments joined with `/`, or
@@ -44,10 +91,10 @@ impl ParsedPath<'_> {
         if !self.raw.contains('%') {
             return Some((Cow::Borrowed(&self.raw), true));
         }
-        if self.segments.iter().any(|s| s.text.contains('/')) {
+        if self.decoded.iter().any(|(_, text)| text.contains('/')) {
             return None;
         }
-        let texts: Vec<&str> = self.segments.iter().map(|s| &*s.text).collect();
+        let texts: Vec<&str> = (0..self.segments.len()).map(|i| self.text(i)).collect();
         Some((Cow::Owned(texts.join("/")), false))
     }
 }
@@ -105,47 +152,42 @@ impl<'p> Scan<'p> {
     /// Scans `target` (a path, perhaps with a query or fragment) once.
     pub(crate) fn of(target: &'p str) -> Self {
         let bytes = target.as_bytes();
+        // The leading `/` is skipped before the loop, so that the offsets
+        // found are offsets in the body.
+        let start = usize::from(bytes.first() == Some(&b'/'));
+        let rest = &bytes[start..];
         let mut slashes: SmallVec<[u32; 16]> = SmallVec::new();
         let mut plain = true;
-        let mut end = bytes.len();
+        let mut end = rest.len();
         let mut query = None;
-        for (i, &b) in bytes.iter().enumerate() {
+        for (i, &b) in rest.iter().enumerate() {
             // Most bytes are none of these: one table load decides.
             if !SPECIAL[usize::from(b)] {
                 continue;
             }
             match b {
-                b'/' => slashes.push(u32::try_from(i).unwrap_or(u32::MAX)),
+                b'/' => slashes.push(offset(i)),
                 b'?' => {
                     end = i;
-                    query = Some(&target[i + 1..]);
+                    query = Some(&target[start + i + 1..]);
                     break;
                 }
                 b'#' => {
                     end = i;
-                    query = memchr::memchr(b'?', &bytes[i..]).map(|at| &target[i + at + 1..]);
+                    query = memchr::memchr(b'?', &rest[i..]).map(|at| &target[start + i + at + 1..]);
                     break;
                 }
                 b'%' | b';' | 0 => plain = false,
                 _ => {}
             }
         }
-        let mut start = 0;
-        if bytes.first() == Some(&b'/') {
-            start = 1;
-            slashes.remove(0);
-        }
         let mut trailing = false;
-        if end > start && bytes[end - 1] == b'/' {
+        if end > 0 && rest[end - 1] == b'/' {
             end -= 1;
             trailing = true;
             slashes.pop();
         }
-        let base = u32::try_from(start).unwrap_or(0);
-        for at in &mut slashes {
-            *at -= base;
-        }
-        Scan { body: &target[start..end], trailing, plain, query, slashes }
+        Scan { body: &target[start..start + end], trailing, plain, query, slashes }
     }
 
     /// [`parse_body`] of the scanned body, splitting a plain body at the
@@ -155,15 +197,15 @@ impl<'p> Scan<'p> {
             return parse_body(self.body, self.plain);
         }
         let body = self.body;
-        let mut parsed =
-            ParsedPath { raw: Cow::Borrowed(body), segments: SmallVec::new(), matrix: MatrixParams::default() };
+        let mut parsed = ParsedPath::new(body);
         let mut start = 0;
-        for &at in &self.slashes {
-            let at = at as usize;
-            parsed.segments.push(Segment { start, end: at, text: Cow::Borrowed(&body[start..at]) });
-            start = at + 1;
+        for &end in &self.slashes {
+            let (from, to) = (start as usize, end as usize);
+            parsed.segments.push(Segment { start, end, text: Some(&body[from..to]) });
+            start = end + 1;
         }
-        parsed.segments.push(Segment { start, end: body.len(), text: Cow::Borrowed(&body[start..]) });
+        let end = offset(body.len());
+        parsed.segments.push(Segment { start, end, text: Some(&body[start as usize..]) });
         Ok(parsed)
     }
 }
@@ -184,8 +226,7 @@ pub(crate) fn parse_path(path: &str) -> Result<ParsedPath<'_>, String> {
 /// [`parse_path`] of a path already cut by [`route_body`], with what
 /// [`is_plain`] says of it.
 pub(crate) fn parse_body(body: &str, plain: bool) -> Result<ParsedPath<'_>, String> {
-    let mut parsed =
-        ParsedPath { raw: Cow::Borrowed(body), segments: SmallVec::new(), matrix: MatrixParams::default() };
+    let mut parsed = ParsedPath::new(body);
     if body.is_empty() {
         return Ok(parsed);
     }
@@ -193,16 +234,16 @@ pub(crate) fn parse_body(body: &str, plain: bool) -> Result<ParsedPath<'_>, Stri
         // Nothing to decode: each segment is a slice of the path.
         let mut start = 0;
         for i in memchr::memchr_iter(b'/', body.as_bytes()) {
-            parsed.segments.push(Segment { start, end: i, text: Cow::Borrowed(&body[start..i]) });
+            parsed.push(start, i, Cow::Borrowed(&body[start..i]));
             start = i + 1;
         }
-        parsed.segments.push(Segment { start, end: body.len(), text: Cow::Borrowed(&body[start..]) });
+        parsed.push(start, body.len(), Cow::Borrowed(&body[start..]));
         return Ok(parsed);
     }
     if !body.contains(';') {
         let mut start = 0;
         for seg in body.split('/') {
-            parsed.segments.push(Segment { start, end: start + seg.len(), text: decode(seg)? });
+            parsed.push(start, start + seg.len(), decode(seg)?);
             start += seg.len() + 1;
         }
         return Ok(parsed);
@@ -213,7 +254,7 @@ pub(crate) fn parse_body(body: &str, plain: bool) -> Result<ParsedPath<'_>, Stri
         if i > 0 {
             raw.push('/');
         }
-        parsed.segments.push(Segment { start: raw.len(), end: raw.len() + text.len(), text: decode(text)? });
+        parsed.push(raw.len(), raw.len() + text.len(), decode(text)?);
         raw.push_str(text);
         for pair in matrix.split(';').filter(|p| !p.is_empty()) {
             let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
@@ -295,8 +336,8 @@ mod tests {
             match (ours, theirs) {
                 (Ok(a), Ok(b)) => {
                     assert_eq!(a.raw, b.raw, "{target:?}");
-                    let seg = |p: &super::ParsedPath<'_>| -> Vec<(usize, usize, String)> {
-                        p.segments.iter().map(|s| (s.start, s.end, s.text.to_string())).collect()
+                    let seg = |p: &super::ParsedPath<'_>| -> Vec<(u32, u32, String)> {
+                        p.segments.iter().enumerate().map(|(i, s)| (s.start, s.end, p.text(i).to_owned())).collect()
                     };
                     assert_eq!(seg(&a), seg(&b), "{target:?}");
                 }

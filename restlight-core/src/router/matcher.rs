@@ -1,11 +1,14 @@
 //! The compiled matcher: a hash table for static paths and a segment trie for
-//! the rest. Literal segments are hash lookups, variables without a regex are
-//! matched by plain string scanning; constrained variables are matched
-//! against the raw segment, and multi-segment variables against the raw
-//! rest of the path, by a hand-written matcher when their regexes have the
-//! common shapes (`\d+`, `[a-z]{2,8}`, `[^/]+`, `.*`, `(json|xml)`: see
-//! `fast`), else by one `regex-lite` regex. Every matching template is found and
-//! the best group wins; subtrees that cannot beat the best so far are pruned.
+//! the rest. Literal segments are compared against a short list of a node's
+//! literal children (a hash lookup when it has more than 32), a segment
+//! that is one variable without a regex is taken whole, other variables
+//! without a regex are matched by plain string scanning; constrained
+//! variables are matched against the raw segment, and multi-segment
+//! variables against the raw rest of the path, by a hand-written matcher
+//! when their regexes have the common shapes (`\d+`, `[a-z]{2,8}`, `[^/]+`,
+//! `.*`, `(json|xml)`: see `fast`), else by one `regex-lite` regex. Every
+//! matching template is found and the best group wins; subtrees that cannot
+//! beat the best so far are pruned.
 
 use rustc_hash::FxHashMap as HashMap;
 use std::fmt::Write as _;
@@ -71,7 +74,7 @@ pub(crate) struct Tree {
 
 #[derive(Debug, Default)]
 struct Node {
-    literal: HashMap<Box<str>, usize>,
+    literal: Literals,
     /// Segments with variables: (segment shape, matcher, child node).
     patterns: Vec<(String, SegMatcher, usize)>,
     /// Templates whose rest, from this segment on, is one regex.
@@ -84,8 +87,66 @@ struct Node {
     best: usize,
 }
 
+/// The literal children of a node, by segment text. A few are compared in
+/// a list (a length and a four-byte prefix first, then the text): cheaper
+/// than hashing the segment. Many are looked up in a hash map.
+#[derive(Debug, Default)]
+struct Literals {
+    /// While the tree is built, and for more than [`FEW`] children.
+    map: HashMap<Box<str>, usize>,
+    /// [`head`] of each key of `few`, in the same order.
+    heads: Vec<u64>,
+    few: Vec<(Box<str>, usize)>,
+}
+
+/// The most literal children compared one by one.
+const FEW: usize = 32;
+
+/// A segment's length and its first four bytes, in one word.
+fn head(text: &str) -> u64 {
+    let b = text.as_bytes();
+    let prefix = match b {
+        [a, b, c, d, ..] => u32::from_le_bytes([*a, *b, *c, *d]),
+        _ => b.iter().rev().fold(0, |word, &x| word << 8 | u32::from(x)),
+    };
+    (b.len() as u64) << 32 | u64::from(prefix)
+}
+
+impl Literals {
+    fn get(&self, text: &str) -> Option<usize> {
+        if !self.map.is_empty() {
+            return self.map.get(text).copied();
+        }
+        if self.heads.is_empty() {
+            return None;
+        }
+        let head = head(text);
+        let at = self.heads.iter().zip(&self.few).position(|(&h, (key, _))| h == head && **key == *text)?;
+        Some(self.few[at].1)
+    }
+
+    fn insert(&mut self, text: &str, child: usize) {
+        self.map.insert(text.into(), child);
+    }
+
+    /// Moves up to [`FEW`] children into the list, once the tree is built.
+    fn finish(&mut self) {
+        if self.map.is_empty() || self.map.len() > FEW {
+            return;
+        }
+        let mut few: Vec<(Box<str>, usize)> = std::mem::take(&mut self.map).into_iter().collect();
+        // The order of insertion into the map is lost: any order finds the same child.
+        few.sort_unstable();
+        self.heads = few.iter().map(|(key, _)| head(key)).collect();
+        self.few = few;
+    }
+}
+
 #[derive(Debug)]
 enum SegMatcher {
+    /// One unconstrained variable and nothing else (`{id}`): the whole
+    /// decoded segment, when it is not empty.
+    Var,
     /// Literals and unconstrained variables, against the decoded segment.
     Plain(Vec<Plain>),
     /// Constrained variables, against the raw segment.
@@ -194,6 +255,9 @@ impl Tree {
 
     /// Decides, once all templates are in, which static routes are final.
     pub(crate) fn finish(&mut self) {
+        for node in &mut self.nodes {
+            node.literal.finish();
+        }
         let mut finals = Vec::new();
         for (key, &(group, _)) in &self.statics {
             if key.contains(['%', ';', '?', '#']) || key.ends_with('/') {
@@ -216,11 +280,11 @@ impl Tree {
     }
 
     fn literal_child(&mut self, node: usize, text: &str) -> usize {
-        if let Some(&child) = self.nodes[node].literal.get(text) {
+        if let Some(&child) = self.nodes[node].literal.map.get(text) {
             return child;
         }
         let child = self.new_node();
-        self.nodes[node].literal.insert(text.into(), child);
+        self.nodes[node].literal.insert(text, child);
         child
     }
 
@@ -229,7 +293,13 @@ impl Tree {
         if let Some((_, _, child)) = self.nodes[node].patterns.iter().find(|(s, _, _)| *s == seg_shape) {
             return Ok(*child);
         }
-        let matcher = if seg.iter().any(|p| matches!(p, Piece::Var(v) if t.vars[*v].regex.is_some())) {
+        let matcher = if let [Piece::Var(v)] = seg {
+            if t.vars[*v].regex.is_some() {
+                SegMatcher::Regex(compile(t, &[seg])?)
+            } else {
+                SegMatcher::Var
+            }
+        } else if seg.iter().any(|p| matches!(p, Piece::Var(v) if t.vars[*v].regex.is_some())) {
             SegMatcher::Regex(compile(t, &[seg])?)
         } else {
             SegMatcher::Plain(
@@ -403,15 +473,22 @@ impl<'a, 'p> Search<'a, 'p> {
             }
             return;
         }
-        let text = &path.segments[seg].text;
-        if let Some(&child) = n.literal.get(&**text) {
+        let text = path.text(seg);
+        if let Some(child) = n.literal.get(text) {
             self.visit(tree, child, seg + 1);
         }
         for (_, matcher, child) in &n.patterns {
             let mark = self.stack.len();
             let matched = match matcher {
+                SegMatcher::Var => {
+                    let matched = !text.is_empty();
+                    if matched {
+                        self.stack.push(Cap::decoded(seg, 0, text.len()));
+                    }
+                    matched
+                }
                 SegMatcher::Plain(pieces) => plain(pieces, text, seg, &mut self.stack),
-                SegMatcher::Regex(re) => self.regex(re, path.raw_segment(seg), path.segments[seg].start),
+                SegMatcher::Regex(re) => self.regex(re, path.raw_segment(seg), path.segments[seg].start as usize),
             };
             if matched {
                 self.visit(tree, *child, seg + 1);
@@ -426,7 +503,7 @@ impl<'a, 'p> Search<'a, 'p> {
     /// Tries the tails of node `n` whose regex covers the path from segment `seg`.
     fn tails(&mut self, n: &Node, seg: usize) {
         let path = self.path;
-        let start = path.segments[seg].start;
+        let start = path.segments[seg].start as usize;
         let rest = &path.raw[start..];
         let mut candidates: SmallVec<[usize; 8]> =
             if rest.contains('%') { (0..n.tails.len()).collect() } else { n.suffixes.candidates(rest).collect() };

@@ -422,19 +422,18 @@ impl Router {
             Selected::Route { route, produce, head_from_get } => (route, produce, head_from_get),
             Selected::Options(allow) => return Ok(Lookup::Options { allow }),
         };
-        let mut params = PathParams::default();
-        params.reserve(caps.iter().map(Cap::len).sum());
+        let mut params = PathParams::with_capacity(caps.iter().map(Cap::len).sum());
         for (name, cap) in route.vars.iter().zip(caps) {
             match cap {
                 Cap::Decoded { seg, start, end } => {
                     let (seg, start, end) = (seg as usize, start as usize, end as usize);
-                    params.push_matched(name.clone(), &path.segments[seg].text[start..end], seg..seg + 1);
+                    params.push_matched(name.clone(), &path.text(seg)[start..end], seg..seg + 1);
                 }
                 Cap::Raw { start, end } => {
                     let (start, end) = (start as usize, end as usize);
                     // The segments the raw range covers (it spans whole segments).
-                    let first = path.segments.iter().position(|s| s.end >= start).unwrap_or(0);
-                    let last = path.segments.iter().rposition(|s| s.start <= end).map_or(first, |i| i + 1);
+                    let first = path.segments.iter().position(|s| s.end as usize >= start).unwrap_or(0);
+                    let last = path.segments.iter().rposition(|s| s.start as usize <= end).map_or(first, |i| i + 1);
                     let value = decode::decode(&path.raw[start..end]).map_err(bad)?;
                     params.push_matched(name.clone(), value, first..last.max(first + 1));
                 }

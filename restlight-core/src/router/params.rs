@@ -105,9 +105,10 @@ impl PathParams {
         });
     }
 
-    /// Room for `bytes` of values, so that pushing them allocates once.
-    pub(crate) fn reserve(&mut self, bytes: usize) {
-        self.values.reserve(bytes);
+    /// No values yet, with room for `bytes` of them, so that pushing them
+    /// allocates once (and nothing when `bytes` is 0).
+    pub(crate) fn with_capacity(bytes: usize) -> Self {
+        PathParams { entries: SmallVec::new(), values: String::with_capacity(bytes) }
     }
 }
 
