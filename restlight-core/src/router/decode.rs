@@ -76,26 +76,95 @@ impl<'p> ParsedPath<'p> {
     fn decoded_text(&self, i: usize) -> &str {
         self.decoded.iter().find(|(seg, _)| *seg == i).map_or("", |(_, text)| text)
     }
+}
 
-    /// The raw text of segment `i` (matrix parameters removed).
+/// What the trie walk reads of a request path: its segments by index, their
+/// decoded text and where they sit in the raw text regexes see. A plain path
+/// ([`PlainPath`]) is read in place; a path with escapes or matrix
+/// parameters is taken apart first ([`ParsedPath`]).
+pub(crate) trait Segments {
+    /// The number of segments.
+    fn count(&self) -> usize;
+    /// The decoded text of segment `i` (matrix parameters removed).
+    fn text(&self, i: usize) -> &str;
+    /// The raw text without leading and trailing `/` (matrix parameters removed).
+    fn raw(&self) -> &str;
+    /// The byte range of segment `i` in [`raw`](Self::raw).
+    fn range(&self, i: usize) -> (usize, usize);
+    /// Whether the raw text may have escapes (`%`): `false` for a plain path.
+    fn may_escape(&self) -> bool;
+}
+
+impl Segments for ParsedPath<'_> {
     #[inline]
-    pub(crate) fn raw_segment(&self, i: usize) -> &str {
-        let seg = self.segments[i];
-        &self.raw[seg.start as usize..seg.end as usize]
+    fn count(&self) -> usize {
+        self.segments.len()
     }
 
-    /// The key of the static table: decoded segments joined with `/`, or
-    /// `None` when a decoded segment contains `/` (no static route has one);
-    /// with whether the raw path is exactly the key (had no escapes).
-    pub(crate) fn static_key(&self) -> Option<(Cow<'_, str>, bool)> {
-        if !self.raw.contains('%') {
-            return Some((Cow::Borrowed(&self.raw), true));
+    #[inline]
+    fn text(&self, i: usize) -> &str {
+        ParsedPath::text(self, i)
+    }
+
+    #[inline]
+    fn raw(&self) -> &str {
+        &self.raw
+    }
+
+    #[inline]
+    fn range(&self, i: usize) -> (usize, usize) {
+        let seg = self.segments[i];
+        (seg.start as usize, seg.end as usize)
+    }
+
+    #[inline]
+    fn may_escape(&self) -> bool {
+        true
+    }
+}
+
+/// A plain path (no `%`, `;` or NUL) read where it lies: its body and the
+/// offsets of its `/`, both from [`Scan`]. Nothing is copied or decoded.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PlainPath<'s, 'p> {
+    body: &'p str,
+    slashes: &'s [u32],
+}
+
+impl Segments for PlainPath<'_, '_> {
+    #[inline]
+    fn count(&self) -> usize {
+        if self.body.is_empty() {
+            0
+        } else {
+            self.slashes.len() + 1
         }
-        if self.decoded.iter().any(|(_, text)| text.contains('/')) {
-            return None;
-        }
-        let texts: Vec<&str> = (0..self.segments.len()).map(|i| self.text(i)).collect();
-        Some((Cow::Owned(texts.join("/")), false))
+    }
+
+    #[inline]
+    fn text(&self, i: usize) -> &str {
+        let (start, end) = self.range(i);
+        self.body.get(start..end).unwrap_or_default()
+    }
+
+    #[inline]
+    fn raw(&self) -> &str {
+        self.body
+    }
+
+    #[inline]
+    fn range(&self, i: usize) -> (usize, usize) {
+        let start = match i.checked_sub(1) {
+            Some(k) => self.slashes[k] as usize + 1,
+            None => 0,
+        };
+        let end = self.slashes.get(i).map_or(self.body.len(), |&e| e as usize);
+        (start, end)
+    }
+
+    #[inline]
+    fn may_escape(&self) -> bool {
+        false
     }
 }
 
@@ -188,6 +257,12 @@ impl<'p> Scan<'p> {
             slashes.pop();
         }
         Scan { body: &target[start..start + end], trailing, plain, query, slashes }
+    }
+
+    /// The plain body read in place (`None` unless [`plain`](Self::plain)).
+    #[inline]
+    pub(crate) fn plain_path(&self) -> Option<PlainPath<'_, 'p>> {
+        self.plain.then_some(PlainPath { body: self.body, slashes: &self.slashes })
     }
 
     /// [`parse_body`] of the scanned body, splitting a plain body at the

@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use regex_lite::Regex;
 use smallvec::SmallVec;
 
-use super::decode::{parse_path, ParsedPath};
+use super::decode::{parse_path, Segments};
 use super::fast::Fast;
 use super::regexes::raw_literal;
 use super::template::{shape, write_var, Piece, Template};
@@ -265,7 +265,8 @@ impl Tree {
             }
             let path = format!("/{key}");
             let Ok(parsed) = parse_path(&path) else { continue };
-            let mut search = Search::new(&parsed, &|_| true, None);
+            let mut caps = Caps::new();
+            let mut search = Search::new(&parsed, &|_| true, None, &mut caps);
             search.best = group;
             search.visit(self, 0, 0);
             if search.best == group {
@@ -321,26 +322,27 @@ impl Tree {
         self.nodes.len() - 1
     }
 
-    /// The best group matching the path that `accept` takes, with the
-    /// places of its variables in template order.
+    /// The best group matching the path that `accept` takes; the places
+    /// of its variables, in template order, are left in `caps`.
     ///
     /// `known` is the static table's entry for a plain path (no escapes, no
     /// matrix parameters), when the caller has looked it up already.
-    pub(crate) fn find(
+    pub(crate) fn find<S: Segments>(
         &self,
-        path: &ParsedPath<'_>,
+        path: &S,
         accept: &dyn Fn(usize) -> bool,
         known: Option<Option<(usize, bool)>>,
-    ) -> Option<(usize, Caps)> {
-        let mut search = Search::new(path, accept, None);
+        caps: &mut Caps,
+    ) -> Option<usize> {
         let entry = match known {
             Some(entry) => entry.map(|e| (e, true)),
-            None => path.static_key().and_then(|(key, exact)| self.statics.get(&*key).map(|&e| (e, exact))),
+            None => static_key(path).and_then(|(key, exact)| self.statics.get(&*key).map(|&e| (e, exact))),
         };
+        let mut search = Search::new(path, accept, None, caps);
         if let Some(((group, is_final), exact)) = entry {
             if accept(group) {
                 if is_final && exact {
-                    return Some((group, Caps::new()));
+                    return Some(group);
                 }
                 search.best = group;
             }
@@ -348,7 +350,7 @@ impl Tree {
         if !self.nodes.is_empty() {
             search.visit(self, 0, 0);
         }
-        (search.best != usize::MAX).then_some((search.best, search.best_caps))
+        (search.best != usize::MAX).then_some(search.best)
     }
 
     /// The static table's entry for `key`, a plain path without its leading
@@ -360,9 +362,10 @@ impl Tree {
     }
 
     /// Every group matching the path, best first (for `Allow`).
-    pub(crate) fn find_all(&self, path: &ParsedPath<'_>) -> Vec<usize> {
-        let mut search = Search::new(path, &|_| true, Some(Vec::new()));
-        if let Some((key, _)) = path.static_key() {
+    pub(crate) fn find_all<S: Segments>(&self, path: &S) -> Vec<usize> {
+        let mut caps = Caps::new();
+        let mut search = Search::new(path, &|_| true, Some(Vec::new()), &mut caps);
+        if let Some((key, _)) = static_key(path) {
             if let Some(&(group, _)) = self.statics.get(&*key) {
                 search.record(group);
             }
@@ -375,6 +378,21 @@ impl Tree {
         all.dedup();
         all
     }
+}
+
+/// The key of the static table for `path`: decoded segments joined with
+/// `/`, or `None` when a decoded segment contains `/` (no static route has
+/// one); with whether the raw path is exactly the key (had no escapes).
+fn static_key<S: Segments>(path: &S) -> Option<(std::borrow::Cow<'_, str>, bool)> {
+    let raw = path.raw();
+    if !path.may_escape() || !raw.contains('%') {
+        return Some((std::borrow::Cow::Borrowed(raw), true));
+    }
+    let texts: Vec<&str> = (0..path.count()).map(|i| path.text(i)).collect();
+    if texts.iter().any(|text| text.contains('/')) {
+        return None;
+    }
+    Some((std::borrow::Cow::Owned(texts.join("/")), false))
 }
 
 fn lit<'p>(piece: &'p Piece<'_>) -> &'p str {
@@ -434,20 +452,21 @@ pub(crate) fn regex_source<'e, S: AsRef<[Piece<'e>]>>(t: &Template<'_>, segments
     (src, count)
 }
 
-struct Search<'a, 'p> {
-    path: &'a ParsedPath<'p>,
+struct Search<'a, S> {
+    path: &'a S,
     stack: Caps,
     best: usize,
-    best_caps: Caps,
+    best_caps: &'a mut Caps,
     /// Which groups count as a match (e.g. those serving the method).
     accept: &'a dyn Fn(usize) -> bool,
     /// When collecting every matching group: no pruning, no best.
     all: Option<Vec<usize>>,
 }
 
-impl<'a, 'p> Search<'a, 'p> {
-    fn new(path: &'a ParsedPath<'p>, accept: &'a dyn Fn(usize) -> bool, all: Option<Vec<usize>>) -> Self {
-        Search { path, stack: Caps::new(), best: usize::MAX, best_caps: Caps::new(), accept, all }
+impl<'a, S: Segments> Search<'a, S> {
+    fn new(path: &'a S, accept: &'a dyn Fn(usize) -> bool, all: Option<Vec<usize>>, best_caps: &'a mut Caps) -> Self {
+        best_caps.clear();
+        Search { path, stack: Caps::new(), best: usize::MAX, best_caps, accept, all }
     }
 
     /// A template of `group` matched with the captures on the stack.
@@ -467,7 +486,7 @@ impl<'a, 'p> Search<'a, 'p> {
             return;
         }
         let path = self.path;
-        if seg == path.segments.len() {
+        if seg == path.count() {
             if let Some(group) = n.leaf {
                 self.record(group);
             }
@@ -488,7 +507,10 @@ impl<'a, 'p> Search<'a, 'p> {
                     matched
                 }
                 SegMatcher::Plain(pieces) => plain(pieces, text, seg, &mut self.stack),
-                SegMatcher::Regex(re) => self.regex(re, path.raw_segment(seg), path.segments[seg].start as usize),
+                SegMatcher::Regex(re) => {
+                    let (start, end) = path.range(seg);
+                    self.regex(re, &path.raw()[start..end], start)
+                }
             };
             if matched {
                 self.visit(tree, *child, seg + 1);
@@ -503,10 +525,13 @@ impl<'a, 'p> Search<'a, 'p> {
     /// Tries the tails of node `n` whose regex covers the path from segment `seg`.
     fn tails(&mut self, n: &Node, seg: usize) {
         let path = self.path;
-        let start = path.segments[seg].start as usize;
-        let rest = &path.raw[start..];
-        let mut candidates: SmallVec<[usize; 8]> =
-            if rest.contains('%') { (0..n.tails.len()).collect() } else { n.suffixes.candidates(rest).collect() };
+        let start = path.range(seg).0;
+        let rest = &path.raw()[start..];
+        let mut candidates: SmallVec<[usize; 8]> = if path.may_escape() && rest.contains('%') {
+            (0..n.tails.len()).collect()
+        } else {
+            n.suffixes.candidates(rest).collect()
+        };
         candidates.sort_unstable_by_key(|&i| n.tails[i].group);
         for i in candidates {
             let tail = &n.tails[i];

@@ -152,7 +152,7 @@ pub(crate) fn route_body_of(path: &str) -> &str {
 }
 pub use restlight_grammar::template::TemplateError;
 
-use matcher::{Cap, Tree};
+use matcher::{Cap, Caps, Tree};
 use precedence::SpringKey;
 use select::{Group, Route, Selected};
 use template::Template;
@@ -412,10 +412,38 @@ impl Router {
                 return self.static_match(group, method, content_type, accept, facts);
             }
         }
-        let bad = |reason| RouteError::BadPath { reason };
-        let path = scan.parse().map_err(bad)?;
-        let Some((group, caps)) = self.tree.find(&path, &serves, known) else {
-            return self.unserved(&path, method, &refused);
+        match scan.plain_path() {
+            Some(path) => {
+                self.matched(&path, MatrixParams::default(), method, content_type, accept, facts, known, trailing)
+            }
+            None => {
+                let mut path = scan.parse().map_err(|reason| RouteError::BadPath { reason })?;
+                let matrix = std::mem::take(&mut path.matrix);
+                self.matched(&path, matrix, method, content_type, accept, facts, known, trailing)
+            }
+        }
+    }
+
+    /// The rest of [`lookup_scanned`](Self::lookup_scanned): the walk of the
+    /// tree over the path's segments, the route of the best group and its
+    /// variables' values.
+    #[allow(clippy::too_many_arguments)]
+    fn matched<'r, S: decode::Segments>(
+        &'r self,
+        path: &S,
+        mut matrix: MatrixParams,
+        method: &Method,
+        content_type: Option<&str>,
+        accept: &Accept<'_>,
+        facts: &Facts<'_>,
+        known: Option<Option<(usize, bool)>>,
+        trailing: bool,
+    ) -> Result<Lookup<'r>, RouteError> {
+        let refused = |group: usize| trailing && self.groups[group].refuses_trailing_slash();
+        let serves = |group: usize| !refused(group) && (self.strict || self.groups[group].serves(method));
+        let mut caps = Caps::new();
+        let Some(group) = self.tree.find(path, &serves, known, &mut caps) else {
+            return self.unserved(path, method, &refused);
         };
         let selected = self.groups[group].select(&self.routes, method, content_type, accept, facts, &self.any)?;
         let (route, produce, head_from_get) = match selected {
@@ -423,6 +451,7 @@ impl Router {
             Selected::Options(allow) => return Ok(Lookup::Options { allow }),
         };
         let mut params = PathParams::with_capacity(caps.iter().map(Cap::len).sum());
+        let count = path.count();
         for (name, cap) in route.vars.iter().zip(caps) {
             match cap {
                 Cap::Decoded { seg, start, end } => {
@@ -432,15 +461,19 @@ impl Router {
                 Cap::Raw { start, end } => {
                     let (start, end) = (start as usize, end as usize);
                     // The segments the raw range covers (it spans whole segments).
-                    let first = path.segments.iter().position(|s| s.end as usize >= start).unwrap_or(0);
-                    let last = path.segments.iter().rposition(|s| s.start as usize <= end).map_or(first, |i| i + 1);
-                    let value = decode::decode(&path.raw[start..end]).map_err(bad)?;
+                    let first = (0..count).position(|i| path.range(i).1 >= start).unwrap_or(0);
+                    let last = (0..count).rposition(|i| path.range(i).0 <= end).map_or(first, |i| i + 1);
+                    let raw = &path.raw()[start..end];
+                    let value = if path.may_escape() {
+                        decode::decode(raw).map_err(|reason| RouteError::BadPath { reason })?
+                    } else {
+                        std::borrow::Cow::Borrowed(raw)
+                    };
                     params.push_matched(name.clone(), value, first..last.max(first + 1));
                 }
             }
         }
-        let mut matrix = path.matrix;
-        matrix.set_segments(path.segments.len());
+        matrix.set_segments(count);
         Ok(Lookup::Matched(RouteMatch { index: route.index, params, matrix, produce, head_from_get }))
     }
 
@@ -468,9 +501,9 @@ impl Router {
 
     /// No template matching the path serves the method: 404 when none
     /// matches at all, else OPTIONS or 405 with the methods of them all.
-    fn unserved<'r>(
+    fn unserved<'r, S: decode::Segments>(
         &'r self,
-        path: &decode::ParsedPath<'_>,
+        path: &S,
         method: &Method,
         refused: &dyn Fn(usize) -> bool,
     ) -> Result<Lookup<'r>, RouteError> {
