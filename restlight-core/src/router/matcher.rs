@@ -87,9 +87,10 @@ struct Node {
     best: usize,
 }
 
-/// The literal children of a node, by segment text. A few are compared in
-/// a list (a length and a four-byte prefix first, then the text): cheaper
-/// than hashing the segment. Many are looked up in a hash map.
+/// The literal children of a node, by segment text. A few are found by a
+/// binary search of their heads (a length and a four-byte prefix in one
+/// word), then the text is compared: cheaper than hashing the segment.
+/// Many are looked up in a hash map.
 #[derive(Debug, Default)]
 struct Literals {
     /// While the tree is built, and for more than [`FEW`] children.
@@ -117,12 +118,18 @@ impl Literals {
         if !self.map.is_empty() {
             return self.map.get(text).copied();
         }
-        if self.heads.is_empty() {
-            return None;
-        }
+        // `heads` is sorted: a binary search finds the first child with
+        // this head, and any others with the same head follow it.
         let head = head(text);
-        let at = self.heads.iter().zip(&self.few).position(|(&h, (key, _))| h == head && **key == *text)?;
-        Some(self.few[at].1)
+        let mut at = self.heads.partition_point(|&h| h < head);
+        while self.heads.get(at) == Some(&head) {
+            let (key, child) = &self.few[at];
+            if **key == *text {
+                return Some(*child);
+            }
+            at += 1;
+        }
+        None
     }
 
     fn insert(&mut self, text: &str, child: usize) {
@@ -135,8 +142,8 @@ impl Literals {
             return;
         }
         let mut few: Vec<(Box<str>, usize)> = std::mem::take(&mut self.map).into_iter().collect();
-        // The order of insertion into the map is lost: any order finds the same child.
-        few.sort_unstable();
+        // In the order of their heads, for the binary search.
+        few.sort_unstable_by(|(a, _), (b, _)| (head(a), a).cmp(&(head(b), b)));
         self.heads = few.iter().map(|(key, _)| head(key)).collect();
         self.few = few;
     }
