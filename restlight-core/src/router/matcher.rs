@@ -114,7 +114,17 @@ fn head(text: &str) -> u64 {
 }
 
 impl Literals {
+    /// The child for segment `text`. Inlined for the node without literal
+    /// children (most nodes below a variable), which answers at once.
+    #[inline]
     fn get(&self, text: &str) -> Option<usize> {
+        if self.heads.is_empty() && self.map.is_empty() {
+            return None;
+        }
+        self.search(text)
+    }
+
+    fn search(&self, text: &str) -> Option<usize> {
         if !self.map.is_empty() {
             return self.map.get(text).copied();
         }
@@ -483,7 +493,12 @@ impl<'a, S: Segments> Search<'a, S> {
         } else if group < self.best && (self.accept)(group) {
             self.best = group;
             self.best_caps.clear();
-            self.best_caps.extend_from_slice(&self.stack);
+            // One push per capture: `extend_from_slice` goes through
+            // `SmallVec::insert_from_slice`, a call and a `memcpy` for two
+            // or three captures.
+            for &cap in &self.stack {
+                self.best_caps.push(cap);
+            }
         }
     }
 
