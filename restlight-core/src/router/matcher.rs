@@ -1,14 +1,15 @@
 //! The compiled matcher: a hash table for static paths and a segment trie for
-//! the rest. Literal segments are compared against a short list of a node's
-//! literal children (a hash lookup when it has more than 32), a segment
-//! that is one variable without a regex is taken whole, other variables
-//! without a regex are matched by plain string scanning; constrained
-//! variables are matched against the raw segment, and multi-segment
-//! variables against the raw rest of the path, by a hand-written matcher
-//! when their regexes have the common shapes (`\d+`, `[a-z]{2,8}`, `[^/]+`,
-//! `.*`, `(json|xml)`: see `fast`), else by one `regex-lite` regex. Every
-//! matching template is found and the best group wins; subtrees that cannot
-//! beat the best so far are pruned.
+//! the rest, walked over the request path's segments (read in place for a
+//! plain path, see `decode::Segments`). Literal segments are found by a
+//! binary search of a node's literal children (a hash lookup when it has
+//! more than 32), a segment that is one variable without a regex is taken
+//! whole, other variables without a regex are matched by plain string
+//! scanning; constrained variables are matched against the raw segment,
+//! and multi-segment variables against the raw rest of the path, by a
+//! hand-written matcher when their regexes have the common shapes (`\d+`,
+//! `[a-z]{2,8}`, `[^/]+`, `.*`, `(json|xml)`: see `fast`), else by one
+//! `regex-lite` regex. Every matching template is found and the best group
+//! wins; subtrees that cannot beat the best so far are pruned.
 
 use rustc_hash::FxHashMap as HashMap;
 use std::fmt::Write as _;
