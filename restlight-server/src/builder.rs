@@ -501,9 +501,16 @@ impl Restlight {
         mut self,
         env: impl IntoIterator<Item = (String, String)>,
     ) -> std::result::Result<Self, ConfigError> {
+        let mut ours = env.into_iter().filter(|(name, _)| name.starts_with(crate::config::ENV_PREFIX)).peekable();
+        let env_sets = !self.ignore_env && ours.peek().is_some();
+        // Nothing to apply (the usual service: no file, no variable): the
+        // empty configuration is not built, checked and applied.
+        if self.file_config.is_none() && !env_sets {
+            return Ok(self);
+        }
         let mut config = self.file_config.take().map(|c| *c).unwrap_or_default();
-        if !self.ignore_env {
-            config = config.overlay(crate::config::FileConfig::from_env(env)?);
+        if env_sets {
+            config = config.overlay(crate::config::FileConfig::from_env(ours)?);
         }
         config.apply(self)
     }
