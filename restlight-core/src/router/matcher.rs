@@ -312,7 +312,13 @@ impl Tree {
             )
         };
         let child = self.new_node();
-        self.nodes[node].patterns.push((seg_shape, matcher, child));
+        let patterns = &mut self.nodes[node].patterns;
+        // Most nodes have one pattern child: the first push would make
+        // room for four, kept for the router's life.
+        if patterns.is_empty() {
+            patterns.reserve_exact(1);
+        }
+        patterns.push((seg_shape, matcher, child));
         Ok(child)
     }
 
