@@ -77,11 +77,9 @@ struct Node {
     literal: Literals,
     /// Segments with variables: (segment shape, matcher, child node).
     patterns: Vec<(String, SegMatcher, usize)>,
-    /// Templates whose rest, from this segment on, is one regex.
-    tails: Vec<Tail>,
-    /// The tails by the literal text the path must end with, so that a
-    /// lookup runs only the regexes that can match.
-    suffixes: SuffixIndex,
+    /// Templates whose rest, from this segment on, is one regex: few
+    /// nodes have any, so they are boxed and the node stays small.
+    tails: Option<Box<Tails>>,
     leaf: Option<usize>,
     /// The best group in this subtree (for pruning).
     best: usize,
@@ -157,6 +155,15 @@ enum SegMatcher {
 enum Plain {
     Lit(Box<str>),
     Var,
+}
+
+/// A node's tails.
+#[derive(Debug, Default)]
+struct Tails {
+    tails: Vec<Tail>,
+    /// The tails by the literal text the path must end with, so that a
+    /// lookup runs only the regexes that can match.
+    suffixes: SuffixIndex,
 }
 
 #[derive(Debug)]
@@ -239,7 +246,7 @@ impl Tree {
         }
         if let Some(start) = t.tail_start {
             let regex = compile(t, &t.segments[start..])?;
-            let n = &mut self.nodes[node];
+            let n = self.nodes[node].tails.get_or_insert_with(Box::default);
             n.suffixes.insert(n.tails.len(), literal_suffix(t));
             n.tails.push(Tail { regex, group });
         } else {
@@ -501,13 +508,13 @@ impl<'a, 'p> Search<'a, 'p> {
             }
             self.stack.truncate(mark);
         }
-        if !n.tails.is_empty() {
-            self.tails(n, seg);
+        if let Some(tails) = &n.tails {
+            self.tails(tails, seg);
         }
     }
 
-    /// Tries the tails of node `n` whose regex covers the path from segment `seg`.
-    fn tails(&mut self, n: &Node, seg: usize) {
+    /// Tries a node's tails `n` whose regex covers the path from segment `seg`.
+    fn tails(&mut self, n: &Tails, seg: usize) {
         let path = self.path;
         let start = path.segments[seg].start as usize;
         let rest = &path.raw[start..];
