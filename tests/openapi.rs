@@ -140,6 +140,7 @@ fn the_document_and_the_ui_are_served_when_turned_on() {
     assert!(doc["paths"]["/late"]["get"].is_object());
 }
 
+#[cfg(feature = "config")]
 #[test]
 fn the_endpoints_are_off_unless_turned_on_and_follow_the_configuration() {
     let client = users::app().mock().unwrap();

@@ -115,6 +115,7 @@ async fn a_malformed_or_missing_id_is_replaced() {
     assert_ne!(a, b);
 }
 
+#[cfg(feature = "config")]
 #[tokio::test]
 async fn the_header_is_configurable_from_the_file() {
     let path = std::env::temp_dir().join(format!("restlight-rid-{}.toml", std::process::id()));

@@ -55,6 +55,7 @@ pub struct Restlight {
     /// Settings read from a configuration file, applied over the code's;
     /// boxed, so that a service without one (and every builder call, which
     /// moves the builder) does not carry its space inline.
+    #[cfg(feature = "config")]
     pub(crate) file_config: Option<Box<crate::config::FileConfig>>,
     /// Whether `RESTLIGHT_SERVER_*` variables are ignored.
     pub(crate) ignore_env: bool,
@@ -440,6 +441,11 @@ impl Restlight {
     /// that cannot be read or parsed (naming the key and the path), an
     /// unacceptable `[otel]` value, or a key whose cargo feature (`tls`,
     /// `access-log-file`, `openapi`, `otel`) is off.
+    ///
+    /// Reading the file needs the cargo feature `config` (on by default):
+    /// without it, this returns [`ConfigError::Read`] for the path, of kind
+    /// [`Unsupported`](std::io::ErrorKind::Unsupported), naming the feature.
+    #[cfg(feature = "config")]
     pub fn config_file(mut self, path: impl AsRef<std::path::Path>) -> std::result::Result<Self, ConfigError> {
         let file = crate::config::FileConfig::read(path.as_ref())?;
         file.check()?;
@@ -448,6 +454,22 @@ impl Restlight {
             None => file,
         }));
         Ok(self)
+    }
+
+    /// Reads nothing: configuration files need the cargo feature `config`.
+    ///
+    /// # Errors
+    /// Always [`ConfigError::Read`] for the path, of kind
+    /// [`Unsupported`](std::io::ErrorKind::Unsupported), naming the feature.
+    #[cfg(not(feature = "config"))]
+    pub fn config_file(self, path: impl AsRef<std::path::Path>) -> std::result::Result<Self, ConfigError> {
+        Err(ConfigError::Read {
+            path: path.as_ref().to_owned(),
+            source: std::io::Error::new(
+                std::io::ErrorKind::Unsupported,
+                "configuration files are read with the cargo feature `config`, which is off",
+            ),
+        })
     }
 
     /// Ignores the `RESTLIGHT_SERVER_*` environment variables.
@@ -464,21 +486,46 @@ impl Restlight {
     /// a value of the wrong type, is an error naming it. The
     /// `RESTLIGHT_SERVER_OTEL_*` variables are checked here and read by
     /// `Otlp` (feature `otel`), which has an `ignore_env` of its own.
+    ///
+    /// The variables are read with the cargo feature `config` (on by
+    /// default); without it, any `RESTLIGHT_SERVER_*` variable is an error at
+    /// start naming it and the feature, unless this is called.
     pub fn ignore_env(mut self) -> Self {
         self.ignore_env = true;
         self
     }
 
     /// Applies the configuration file and the environment over the code.
+    #[cfg(feature = "config")]
     pub(crate) fn resolve_config(
         mut self,
         env: impl IntoIterator<Item = (String, String)>,
     ) -> std::result::Result<Self, ConfigError> {
+        let mut ours = env.into_iter().filter(|(name, _)| name.starts_with(crate::config::ENV_PREFIX)).peekable();
+        let env_sets = !self.ignore_env && ours.peek().is_some();
+        // Nothing to apply (the usual service: no file, no variable): the
+        // empty configuration is not built, checked and applied.
+        if self.file_config.is_none() && !env_sets {
+            return Ok(self);
+        }
         let mut config = self.file_config.take().map(|c| *c).unwrap_or_default();
-        if !self.ignore_env {
-            config = config.overlay(crate::config::FileConfig::from_env(env)?);
+        if env_sets {
+            config = config.overlay(crate::config::FileConfig::from_env(ours)?);
         }
         config.apply(self)
+    }
+
+    /// Without the `config` feature there is no file, and a
+    /// `RESTLIGHT_SERVER_*` variable is refused rather than ignored.
+    #[cfg(not(feature = "config"))]
+    pub(crate) fn resolve_config(
+        self,
+        env: impl IntoIterator<Item = (String, String)>,
+    ) -> std::result::Result<Self, ConfigError> {
+        if !self.ignore_env {
+            crate::config::refuse_env(env)?;
+        }
+        Ok(self)
     }
 
     /// Compiles the application without serving it. The actuator routes

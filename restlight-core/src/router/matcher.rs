@@ -78,11 +78,9 @@ struct Node {
     literal: Literals,
     /// Segments with variables: (segment shape, matcher, child node).
     patterns: Vec<(String, SegMatcher, usize)>,
-    /// Templates whose rest, from this segment on, is one regex.
-    tails: Vec<Tail>,
-    /// The tails by the literal text the path must end with, so that a
-    /// lookup runs only the regexes that can match.
-    suffixes: SuffixIndex,
+    /// Templates whose rest, from this segment on, is one regex: few
+    /// nodes have any, so they are boxed and the node stays small.
+    tails: Option<Box<Tails>>,
     leaf: Option<usize>,
     /// The best group in this subtree (for pruning).
     best: usize,
@@ -177,6 +175,15 @@ enum Plain {
     Var,
 }
 
+/// A node's tails.
+#[derive(Debug, Default)]
+struct Tails {
+    tails: Vec<Tail>,
+    /// The tails by the literal text the path must end with, so that a
+    /// lookup runs only the regexes that can match.
+    suffixes: SuffixIndex,
+}
+
 #[derive(Debug)]
 struct Tail {
     regex: Compiled,
@@ -257,7 +264,7 @@ impl Tree {
         }
         if let Some(start) = t.tail_start {
             let regex = compile(t, &t.segments[start..])?;
-            let n = &mut self.nodes[node];
+            let n = self.nodes[node].tails.get_or_insert_with(Box::default);
             n.suffixes.insert(n.tails.len(), literal_suffix(t));
             n.tails.push(Tail { regex, group });
         } else {
@@ -331,7 +338,13 @@ impl Tree {
             )
         };
         let child = self.new_node();
-        self.nodes[node].patterns.push((seg_shape, matcher, child));
+        let patterns = &mut self.nodes[node].patterns;
+        // Most nodes have one pattern child: the first push would make
+        // room for four, kept for the router's life.
+        if patterns.is_empty() {
+            patterns.reserve_exact(1);
+        }
+        patterns.push((seg_shape, matcher, child));
         Ok(child)
     }
 
@@ -540,13 +553,13 @@ impl<'a, S: Segments> Search<'a, S> {
             }
             self.stack.truncate(mark);
         }
-        if !n.tails.is_empty() {
-            self.tails(n, seg);
+        if let Some(tails) = &n.tails {
+            self.tails(tails, seg);
         }
     }
 
-    /// Tries the tails of node `n` whose regex covers the path from segment `seg`.
-    fn tails(&mut self, n: &Node, seg: usize) {
+    /// Tries a node's tails `n` whose regex covers the path from segment `seg`.
+    fn tails(&mut self, n: &Tails, seg: usize) {
         let path = self.path;
         let start = path.range(seg).0;
         let rest = &path.raw()[start..];

@@ -5,10 +5,7 @@ use std::collections::HashMap;
 use serde::Deserialize;
 
 use super::file::one;
-use super::{ConfigError, FileConfig};
-
-/// The prefix of the environment variables read at start.
-pub const ENV_PREFIX: &str = "RESTLIGHT_SERVER_";
+use super::{ConfigError, FileConfig, ENV_PREFIX};
 
 /// The tables besides `[server]`, whose variables are
 /// `RESTLIGHT_SERVER_<TABLE>_<KEY>`.

@@ -62,6 +62,7 @@ impl std::error::Error for ConfigError {
     }
 }
 
+#[cfg(feature = "config")]
 pub(super) fn invalid(key: &str, message: impl fmt::Display) -> ConfigError {
     ConfigError::Invalid { key: key.to_owned(), message: message.to_string() }
 }

@@ -1,6 +1,11 @@
 //! Server configuration from TOML files and environment variables, and the
 //! effective options as the `config` actuator endpoint shows them.
 //!
+//! Reading a file and the variables needs the cargo feature `config` (on
+//! by default): without it, [`Restlight::config_file`] returns
+//! [`ConfigError::Read`] naming the feature, and a `RESTLIGHT_SERVER_*`
+//! variable is an error at start (unless [`Restlight::ignore_env`]).
+//!
 //! # Sources and precedence
 //!
 //! A setting comes from the code (the [`Restlight`] setters, [`Actuator`],
@@ -138,18 +143,39 @@
 //!   header names with their values masked, as they often hold API keys),
 //!   or `{"enabled": false}` when there is none.
 
+#[cfg(feature = "config")]
 mod apply;
 mod effective;
+#[cfg(feature = "config")]
 mod env;
 mod error;
+#[cfg(feature = "config")]
 mod file;
+#[cfg(feature = "config")]
 mod sections;
-#[cfg(test)]
+#[cfg(all(test, feature = "config"))]
 mod tests;
 
 pub(crate) use effective::effective;
-pub use env::ENV_PREFIX;
 pub use error::ConfigError;
+#[cfg(feature = "config")]
 pub(crate) use sections::FileConfig;
 #[cfg(feature = "otel")]
 pub(crate) use sections::OtelSection;
+
+/// The prefix of the environment variables read at start.
+pub const ENV_PREFIX: &str = "RESTLIGHT_SERVER_";
+
+/// Without the `config` feature: a `RESTLIGHT_SERVER_*` variable among
+/// `vars` is an error naming it and the feature, rather than a setting
+/// silently not applied.
+#[cfg(not(feature = "config"))]
+pub(crate) fn refuse_env(vars: impl IntoIterator<Item = (String, String)>) -> Result<(), ConfigError> {
+    match vars.into_iter().find(|(name, _)| name.starts_with(ENV_PREFIX)) {
+        Some((key, _)) => Err(ConfigError::Env {
+            key,
+            message: "the environment variables are read with the cargo feature `config`, which is off".to_owned(),
+        }),
+        None => Ok(()),
+    }
+}
