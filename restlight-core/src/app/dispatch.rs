@@ -99,14 +99,32 @@ impl Routing {
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<BoxError>,
     {
-        self.route(req, remote, mark, tags)
+        let (parts, body) = req.into_parts();
+        self.serve_parts(parts, body, remote, mark, tags)
+    }
+
+    /// [`serve`](Self::serve) for a request given as its head and its body.
+    pub(crate) fn serve_parts<B>(
+        &self,
+        parts: http::request::Parts,
+        body: B,
+        remote: Option<SocketAddr>,
+        mark: bool,
+        tags: Option<Arc<RequestTags>>,
+    ) -> Serving
+    where
+        B: http_body::Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<BoxError>,
+    {
+        self.route(parts, body, remote, mark, tags)
     }
 
     /// Everything up to the handler's call, or the answer when there is
     /// nothing to call.
     fn route<B>(
         &self,
-        req: Request<B>,
+        parts: http::request::Parts,
+        body: B,
         remote: Option<SocketAddr>,
         mark: bool,
         tags: Option<Arc<RequestTags>>,
@@ -116,7 +134,6 @@ impl Routing {
         B::Error: Into<BoxError>,
     {
         let shared = &*self.0;
-        let (parts, body) = req.into_parts();
         let heads = Heads::of(&parts.headers);
         let header_text = text(heads.accept);
         let mut url = match shared.url_format.resolve(&parts.uri, &shared.codecs) {
@@ -628,7 +645,9 @@ pub(crate) fn write_in_place(res: &mut Response, how: &Written<'_>, accept: &Acc
             typed = true;
         }
     }
-    if !typed && !res.headers().contains_key(CONTENT_TYPE) && res.body().exact_len() != Some(0) {
+    // A handler's answer often has no header at all: then no lookup.
+    let has_type = !res.headers().is_empty() && res.headers().contains_key(CONTENT_TYPE);
+    if !typed && !has_type && res.body().exact_len() != Some(0) {
         let value = match (how.produce, res.body().default_type()) {
             (Some(p), _) if !p.is_wildcard() => Some(p.header_value().clone()),
             (_, Some(d)) => Some(d.clone()),
