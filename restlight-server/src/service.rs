@@ -64,17 +64,30 @@ impl<P: Pieces> hyper::service::Service<http::Request<Incoming>> for AppService<
             return Responding { dispatch, version, pending, in_flight: Some(in_flight), _pieces: PhantomData };
         }
         let metrics = self.observe.as_ref().and_then(|o| o.metrics().cloned());
-        let req = req.map(|body| Counted::new(TimedBody::new(body, self.body_read), metrics));
+        // The head is handed over as it is: wrapping the body in the
+        // request (`Request::map`) would move the head once more.
+        let (parts, body) = req.into_parts();
+        let body = Counted::new(TimedBody::new(body, self.body_read), metrics);
         // The matched route is read only by the metrics, the access log and
         // the request's span.
         let mark = pending.as_ref().is_some_and(Pending::needs_route);
         let tags = pending.as_ref().and_then(Pending::tags);
         // Routing and the handler's call happen now: in the request's span.
-        let dispatch = match pending.as_ref().and_then(Pending::span) {
-            Some(span) => span.in_scope(|| self.app.dispatch_server(req, Some(self.remote), mark, tags)),
-            None => self.app.dispatch_server(req, Some(self.remote), mark, tags),
-        };
-        Responding { dispatch, version, pending, in_flight: Some(in_flight), _pieces: PhantomData }
+        // Without a span the application's future is built where this
+        // future keeps it.
+        match pending.as_ref().and_then(Pending::span) {
+            Some(span) => {
+                let dispatch = span.in_scope(|| self.app.dispatch_server(parts, body, Some(self.remote), mark, tags));
+                Responding { dispatch, version, pending, in_flight: Some(in_flight), _pieces: PhantomData }
+            }
+            None => Responding {
+                dispatch: self.app.dispatch_server(parts, body, Some(self.remote), mark, tags),
+                version,
+                pending,
+                in_flight: Some(in_flight),
+                _pieces: PhantomData,
+            },
+        }
     }
 }
 

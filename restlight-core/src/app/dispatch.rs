@@ -99,23 +99,46 @@ impl Routing {
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<BoxError>,
     {
-        Serving(self.route(req, remote, mark, tags))
+        let (parts, body) = req.into_parts();
+        self.serve_parts(parts, body, remote, mark, tags)
+    }
+
+    /// [`serve`](Self::serve) for a request given as its head and its body.
+    pub(crate) fn serve_parts<B>(
+        &self,
+        parts: http::request::Parts,
+        body: B,
+        remote: Option<SocketAddr>,
+        mark: bool,
+        tags: Option<Arc<RequestTags>>,
+    ) -> Serving
+    where
+        B: http_body::Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<BoxError>,
+    {
+        self.route(parts, body, remote, mark, tags)
     }
 
     /// Everything up to the handler's call, or the answer when there is
     /// nothing to call.
-    fn route<B>(&self, req: Request<B>, remote: Option<SocketAddr>, mark: bool, tags: Option<Arc<RequestTags>>) -> Step
+    fn route<B>(
+        &self,
+        parts: http::request::Parts,
+        body: B,
+        remote: Option<SocketAddr>,
+        mark: bool,
+        tags: Option<Arc<RequestTags>>,
+    ) -> Serving
     where
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<BoxError>,
     {
         let shared = &*self.0;
-        let (parts, body) = req.into_parts();
         let heads = Heads::of(&parts.headers);
         let header_text = text(heads.accept);
         let mut url = match shared.url_format.resolve(&parts.uri, &shared.codecs) {
             Ok(url) => url,
-            Err(e) => return Step::Answered(Some(error(e, &Accept::new(header_text)))),
+            Err(e) => return Serving::Answered(Some(error(e, &Accept::new(header_text)))),
         };
         // The URL's format stands for `Accept`. Either is read as text once,
         // and its ranges parsed at most once: by the router when it has
@@ -123,7 +146,7 @@ impl Routing {
         let url_accept = url.accept();
         let first = Accept::new(text(url_accept.as_ref()).or(header_text));
         if parts.version == Version::HTTP_11 && !heads.host && parts.uri.authority().is_none() {
-            return Step::Answered(Some(error(
+            return Serving::Answered(Some(error(
                 HttpError::bad_request("HTTP/1.1 request without a Host header"),
                 &first,
             )));
@@ -153,11 +176,11 @@ impl Routing {
                 let mut res = Response::new(Body::empty());
                 res.headers_mut().insert(ALLOW, allow);
                 res.headers_mut().insert(CONTENT_LENGTH, HeaderValue::from_static("0"));
-                return Step::Answered(Some(res));
+                return Serving::Answered(Some(res));
             }
             Err(e) => {
                 let e = route_error(e, &parts.method, parts.uri.path(), &shared.codecs);
-                return Step::Answered(Some(error(e, accept)));
+                return Serving::Answered(Some(error(e, accept)));
             }
         };
         // Borrowed from the table, which is held until the handler has
@@ -190,7 +213,7 @@ impl Routing {
                     let ctx = RequestContext::new(parts, Bytes::new(), params, matrix, remote, tags, produce, codecs);
                     self.call(route, answer, received, ctx.with_body_stream(stream))
                 }
-                Err(e) => Step::Answered(Some(error(e, accept))),
+                Err(e) => Serving::Answered(Some(error(e, accept))),
             };
         }
         if body.is_end_stream() {
@@ -206,7 +229,7 @@ impl Routing {
         }
         let respond = Respond { routing: self.clone(), route: Arc::clone(route), received, answer };
         drop(table);
-        Step::Read(Box::pin(async move {
+        Serving::Read(Box::pin(async move {
             let limit = respond.route.info.max_body;
             let read = read_body(body, &parts.headers, limit).await;
             match read.and_then(|b| compress::request(&parts.headers, b, limit)) {
@@ -215,7 +238,7 @@ impl Routing {
                     let (produce, codecs) =
                         (respond.answer.produce.clone(), respond.answer.codecs(shared, &respond.route));
                     let ctx = RequestContext::new(parts, body, params, matrix, remote, tags, produce, codecs);
-                    Serving(respond.call(ctx)).await
+                    respond.call(ctx).await
                 }
                 Err(e) => error(e, &Accept::new(text(respond.answer.accept.as_ref()))),
             }
@@ -229,24 +252,32 @@ impl Routing {
     /// or move, and nothing of the routing or the route cloned for it. Any
     /// other handler's future goes to [`Respond::run`], which keeps what
     /// writing its answer needs.
-    fn call(&self, route: &Arc<CompiledRoute>, answer: Answer, received: Option<Instant>, ctx: RequestContext) -> Step {
+    fn call(
+        &self,
+        route: &Arc<CompiledRoute>,
+        answer: Answer,
+        received: Option<Instant>,
+        ctx: RequestContext,
+    ) -> Serving {
         if let Some(handler) = route.immediate_inline() {
-            let mut res = answer_now(handler, &ctx);
-            answer.finish(&self.0, route, &mut res);
-            return Step::Answered(Some(res));
+            // The answer is written where the server keeps it.
+            let mut serving = Serving::Answered(None);
+            if let Serving::Answered(slot) = &mut serving {
+                answer.finish(&self.0, route, answer_now(handler, &ctx, slot));
+            }
+            return serving;
         }
         let task = route.handler.call(ctx);
         Respond { routing: self.clone(), route: Arc::clone(route), received, answer }.run(task)
     }
 }
 
-/// The future of one request once routed: it waits for the handler (when
-/// one was called) and writes its answer. A named type, so the server keeps
-/// it in its own future instead of boxing it.
-pub(crate) struct Serving(Step);
-
-/// Where a request stands once routed.
-enum Step {
+/// The future of one request once routed, and where the request stands:
+/// it waits for the handler (when one was called) and writes its answer. A
+/// named type, so the server keeps it in its own future instead of boxing
+/// it; an enum of its own rather than a wrapper of one, so that each step
+/// is built where the server keeps it, not built and moved into a wrapper.
+pub(crate) enum Serving {
     /// Answered without a handler (404, 400, OPTIONS ...); taken when polled.
     Answered(Option<Response>),
     /// The handler has been called. `task` is its future when it runs
@@ -261,7 +292,7 @@ enum Step {
 impl Serving {
     /// An answer already made.
     pub(crate) fn ready(res: Response) -> Self {
-        Self(Step::Answered(Some(res)))
+        Self::Answered(Some(res))
     }
 }
 
@@ -269,10 +300,10 @@ impl Future for Serving {
     type Output = Response;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
-        match &mut self.0 {
-            Step::Answered(res) => Poll::Ready(res.take().unwrap_or_else(polled_again)),
-            Step::Read(reading) => reading.as_mut().poll(cx),
-            Step::Run { respond, task, inline } => {
+        match &mut *self {
+            Serving::Answered(res) => Poll::Ready(res.take().unwrap_or_else(polled_again)),
+            Serving::Read(reading) => reading.as_mut().poll(cx),
+            Serving::Run { respond, task, inline } => {
                 let res = if *inline {
                     match panic::catch_unwind(AssertUnwindSafe(|| task.as_mut().poll(cx))) {
                         Ok(Poll::Pending) => return Poll::Pending,
@@ -295,10 +326,10 @@ impl Future for Serving {
 
 impl fmt::Debug for Serving {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let step = match &self.0 {
-            Step::Answered(_) => "answered",
-            Step::Run { .. } => "run",
-            Step::Read(_) => "read",
+        let step = match self {
+            Serving::Answered(_) => "answered",
+            Serving::Run { .. } => "run",
+            Serving::Read(_) => "read",
         };
         f.debug_tuple("Serving").field(&step).finish()
     }
@@ -348,18 +379,24 @@ impl Answer {
     }
 }
 
-/// The answer of an immediate handler, a panic caught and answered 500.
-fn answer_now(handler: &crate::handler::ImmediateFn, ctx: &RequestContext) -> Response {
-    // The handler reads the context where it lies.
-    match panic::catch_unwind(AssertUnwindSafe(|| handler(ctx))) {
-        Ok(res) => res,
-        Err(_) => crate::executor::panicked(),
+/// The answer of an immediate handler, a panic caught and answered 500,
+/// written into `slot`. The handler reads the context where it lies, and
+/// its answer is stored from inside the catch, not returned through it
+/// (which moved it twice more).
+fn answer_now<'a>(
+    handler: &crate::handler::ImmediateFn,
+    ctx: &RequestContext,
+    slot: &'a mut Option<Response>,
+) -> &'a mut Response {
+    if panic::catch_unwind(AssertUnwindSafe(|| *slot = Some(handler(ctx)))).is_err() {
+        *slot = Some(crate::executor::panicked());
     }
+    slot.get_or_insert_with(crate::executor::panicked)
 }
 
 /// What a handler's future needs kept while it runs (or its body is read):
 /// the routing and the route, which the table no longer lends then.
-struct Respond {
+pub(crate) struct Respond {
     routing: Routing,
     route: Arc<CompiledRoute>,
     received: Option<Instant>,
@@ -368,11 +405,13 @@ struct Respond {
 
 impl Respond {
     /// As [`Routing::call`], for a request whose body was read first.
-    fn call(self, ctx: RequestContext) -> Step {
+    fn call(self, ctx: RequestContext) -> Serving {
         if let Some(handler) = self.route.immediate_inline() {
-            let mut res = answer_now(handler, &ctx);
-            self.finish(&mut res);
-            return Step::Answered(Some(res));
+            let mut serving = Serving::Answered(None);
+            if let Serving::Answered(slot) = &mut serving {
+                self.answer.finish(&self.routing.0, &self.route, answer_now(handler, &ctx, slot));
+            }
+            return serving;
         }
         let task = self.route.handler.call(ctx);
         self.run(task)
@@ -381,10 +420,10 @@ impl Respond {
     /// What is left once the handler has been called and returned `task`:
     /// inline, the handler's future is polled by [`Serving`] itself; on
     /// another executor or within a time limit, by the executor's future.
-    fn run(self, task: BoxFuture<Response>) -> Step {
+    fn run(self, task: BoxFuture<Response>) -> Serving {
         let route = &self.route;
         if route.exec.is_inline() && route.info.timeout.is_none() {
-            return Step::Run { respond: Some(self), task, inline: true };
+            return Serving::Run { respond: Some(self), task, inline: true };
         }
         // The handler runs on another thread: it keeps the request's span
         // (the server's, when tracing is on) as its parent.
@@ -393,7 +432,7 @@ impl Respond {
         let (route, received) = (Arc::clone(route), self.received);
         let task: BoxFuture<Response> =
             Box::pin(async move { route.exec.run(task, received, route.info.timeout).await });
-        Step::Run { respond: Some(self), task, inline: false }
+        Serving::Run { respond: Some(self), task, inline: false }
     }
 
     /// Writes the handler's answer, where it lies.
@@ -606,7 +645,9 @@ pub(crate) fn write_in_place(res: &mut Response, how: &Written<'_>, accept: &Acc
             typed = true;
         }
     }
-    if !typed && !res.headers().contains_key(CONTENT_TYPE) && res.body().exact_len() != Some(0) {
+    // A handler's answer often has no header at all: then no lookup.
+    let has_type = !res.headers().is_empty() && res.headers().contains_key(CONTENT_TYPE);
+    if !typed && !has_type && res.body().exact_len() != Some(0) {
         let value = match (how.produce, res.body().default_type()) {
             (Some(p), _) if !p.is_wildcard() => Some(p.header_value().clone()),
             (_, Some(d)) => Some(d.clone()),

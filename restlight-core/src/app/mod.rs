@@ -125,11 +125,14 @@ impl App {
     /// only when `mark` asks for it or filters or layers may read it, since
     /// inserting it allocates. `tags` (the request ID and trace context)
     /// reach the handler beside the request; filters and layers find them
-    /// in its extensions.
+    /// in its extensions. The request comes as its head and its body, so
+    /// that a server wrapping the body does not move the head to rebuild the
+    /// request.
     #[doc(hidden)]
     pub fn dispatch_server<B>(
         &self,
-        mut req: http::Request<B>,
+        parts: http::request::Parts,
+        body: B,
         remote: Option<std::net::SocketAddr>,
         mark: bool,
         tags: Option<std::sync::Arc<crate::trace::RequestTags>>,
@@ -139,8 +142,11 @@ impl App {
         B::Error: Into<crate::BoxError>,
     {
         match &self.inner.entry {
-            Entry::Direct => Dispatched(Dispatching::Direct(self.inner.routing.serve(req, remote, mark, tags))),
+            Entry::Direct => {
+                Dispatched(Dispatching::Direct(self.inner.routing.serve_parts(parts, body, remote, mark, tags)))
+            }
             Entry::Filtered(_) | Entry::Layered(_) => {
+                let mut req = http::Request::from_parts(parts, body);
                 if let Some(tags) = tags {
                     if let Some(id) = &tags.id {
                         req.extensions_mut().insert(id.clone());

@@ -59,7 +59,17 @@ impl UrlFormat {
     ///
     /// # Errors
     /// 406 when the format parameter names no codec, listing the formats.
+    #[inline]
     pub(crate) fn resolve(&self, uri: &Uri, codecs: &Codecs) -> Result<FromUrl, HttpError> {
+        if self.param.is_none() && self.suffixes.is_none() {
+            // Off (the default): the path as sent, no codec.
+            return Ok(FromUrl { path_len: uri.path().len(), codec: None, stripped: false });
+        }
+        self.resolve_on(uri, codecs)
+    }
+
+    /// [`resolve`](Self::resolve) with a format parameter or suffixes on.
+    fn resolve_on(&self, uri: &Uri, codecs: &Codecs) -> Result<FromUrl, HttpError> {
         let path = uri.path();
         let mut out = FromUrl { path_len: path.len(), codec: None, stripped: false };
         if let Some(suffixes) = &self.suffixes {
