@@ -492,23 +492,7 @@ mod tests {
             all.extend(targets.iter().cloned());
         }
         for target in &all {
-            let scan = Scan::of(target);
-            let (body, trailing) = route_body_and_slash(target);
-            assert_eq!((scan.body, scan.trailing, scan.plain), (body, trailing, is_plain(body)), "{target:?}");
-            let query = target.find('?').map(|at| &target[at + 1..]);
-            assert_eq!(scan.query, query, "{target:?}");
-            let (ours, theirs) = (scan.parse(), parse_body(body, is_plain(body)));
-            match (ours, theirs) {
-                (Ok(a), Ok(b)) => {
-                    assert_eq!(a.raw, b.raw, "{target:?}");
-                    let seg = |p: &super::ParsedPath<'_>| -> Vec<(u32, u32, String)> {
-                        p.segments.iter().enumerate().map(|(i, s)| (s.start, s.end, p.text(i).to_owned())).collect()
-                    };
-                    assert_eq!(seg(&a), seg(&b), "{target:?}");
-                }
-                (Err(a), Err(b)) => assert_eq!(a, b, "{target:?}"),
-                (a, b) => panic!("{target:?}: {a:?} against {b:?}"),
-            }
+            check(target);
         }
     }
 }
