@@ -103,25 +103,10 @@ impl Routing {
         self.serve_parts(parts, body, remote, mark, tags)
     }
 
-    /// [`serve`](Self::serve) for a request given as its head and its body.
-    pub(crate) fn serve_parts<B>(
-        &self,
-        parts: http::request::Parts,
-        body: B,
-        remote: Option<SocketAddr>,
-        mark: bool,
-        tags: Option<Arc<RequestTags>>,
-    ) -> Serving
-    where
-        B: http_body::Body<Data = Bytes> + Send + 'static,
-        B::Error: Into<BoxError>,
-    {
-        self.route(parts, body, remote, mark, tags)
-    }
-
-    /// Everything up to the handler's call, or the answer when there is
+    /// [`serve`](Self::serve) for a request given as its head and its body:
+    /// everything up to the handler's call, or the answer when there is
     /// nothing to call.
-    fn route<B>(
+    pub(crate) fn serve_parts<B>(
         &self,
         parts: http::request::Parts,
         body: B,
