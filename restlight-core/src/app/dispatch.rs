@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use arc_swap::ArcSwap;
 use bytes::{Bytes, BytesMut};
-use http::header::{HeaderValue, ACCEPT, ACCEPT_ENCODING, ALLOW, CONTENT_LENGTH, CONTENT_TYPE, HOST};
+use http::header::{HeaderValue, ACCEPT, ACCEPT_ENCODING, ALLOW, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, HOST};
 use http::{Request, StatusCode, Version};
 
 use super::{CompiledRoute, MatchedRoute, Table};
@@ -212,12 +212,17 @@ impl Routing {
                 RequestContext::new(parts, Bytes::new(), params, matrix, remote, tags, produce, codecs),
             );
         }
+        // What reading the body needs of the head, taken from the pass
+        // above instead of two hashed lookups.
+        let declared = declared_length(heads.content_length);
+        let encoded = heads.content_encoding.is_some();
         let respond = Respond { routing: self.clone(), route: Arc::clone(route), received, answer };
         drop(table);
         Serving::Read(Box::pin(async move {
             let limit = respond.route.info.max_body;
-            let read = read_body(body, &parts.headers, limit).await;
-            match read.and_then(|b| compress::request(&parts.headers, b, limit)) {
+            let read = read_body(body, declared, limit).await;
+            let read = if encoded { read.and_then(|b| compress::request(&parts.headers, b, limit)) } else { read };
+            match read {
                 Ok(body) => {
                     let shared = &*respond.routing.0;
                     let (produce, codecs) =
@@ -426,13 +431,16 @@ impl Respond {
     }
 }
 
-/// The request headers routing reads, found in one pass over the headers
-/// instead of one hashed lookup each.
+/// The request headers routing and reading the body read, found in one
+/// pass over the headers instead of one hashed lookup each; the first value
+/// of each, as `HeaderMap::get` gives.
 #[derive(Default)]
 struct Heads<'a> {
     accept: Option<&'a HeaderValue>,
     content_type: Option<&'a HeaderValue>,
     accept_encoding: Option<&'a HeaderValue>,
+    content_length: Option<&'a HeaderValue>,
+    content_encoding: Option<&'a HeaderValue>,
     host: bool,
 }
 
@@ -448,6 +456,10 @@ impl<'a> Heads<'a> {
                 heads.host = true;
             } else if *name == ACCEPT_ENCODING {
                 heads.accept_encoding.get_or_insert(value);
+            } else if *name == CONTENT_LENGTH {
+                heads.content_length.get_or_insert(value);
+            } else if *name == CONTENT_ENCODING {
+                heads.content_encoding.get_or_insert(value);
             }
         }
         heads
@@ -468,12 +480,17 @@ fn log_internal_error(route: &CompiledRoute, res: &Response) {
     }
 }
 
+/// The length a request's `Content-Length` declares, when it is a number.
+fn declared_length(value: Option<&HeaderValue>) -> Option<u64> {
+    value.and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok())
+}
+
 /// Reads a request body in full, up to `limit` bytes (413 past it, or at
-/// once when `Content-Length` says so). A body that arrives in one piece
+/// once when `declared`, the `Content-Length`, says so). A body that arrives in one piece
 /// (most small bodies) is handed over as that piece, neither copied nor
 /// gathered in a list first; several pieces are copied into one buffer,
 /// sized by `Content-Length` when it is sent. Trailers are not kept.
-async fn read_body<B>(body: B, headers: &http::HeaderMap, limit: usize) -> Result<Bytes, HttpError>
+async fn read_body<B>(body: B, declared: Option<u64>, limit: usize) -> Result<Bytes, HttpError>
 where
     B: http_body::Body<Data = Bytes> + Send + 'static,
     B::Error: Into<BoxError>,
@@ -482,7 +499,6 @@ where
         HttpError::payload_too_large(format!("the request entity is larger than the limit of {limit} bytes"))
             .with("limit", limit)
     };
-    let declared = headers.get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
     if declared.is_some_and(|n| n > limit as u64) {
         return Err(too_large());
     }
@@ -685,8 +701,9 @@ mod tests {
         if let Some(n) = declared {
             headers.insert(CONTENT_LENGTH, HeaderValue::from(n));
         }
+        let declared = super::declared_length(headers.get(CONTENT_LENGTH));
         let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
-        rt.block_on(read_body(body, &headers, limit)).map_err(|e| e.status())
+        rt.block_on(read_body(body, declared, limit)).map_err(|e| e.status())
     }
 
     #[test]
