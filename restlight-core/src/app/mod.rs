@@ -129,6 +129,7 @@ impl App {
     /// that a server wrapping the body does not move the head to rebuild the
     /// request.
     #[doc(hidden)]
+    #[inline]
     pub fn dispatch_server<B>(
         &self,
         parts: http::request::Parts,
@@ -141,26 +142,46 @@ impl App {
         B: http_body::Body<Data = bytes::Bytes> + Send + 'static,
         B::Error: Into<crate::BoxError>,
     {
+        // Small enough to be inlined into the server's call (a call less
+        // per request); the boxed path is out of line.
         match &self.inner.entry {
             Entry::Direct => {
                 Dispatched(Dispatching::Direct(self.inner.routing.serve_parts(parts, body, remote, mark, tags)))
             }
-            Entry::Filtered(_) | Entry::Layered(_) => {
-                let mut req = http::Request::from_parts(parts, body);
-                if let Some(tags) = tags {
-                    if let Some(id) = &tags.id {
-                        req.extensions_mut().insert(id.clone());
-                    }
-                    if let Some(trace) = &tags.trace {
-                        req.extensions_mut().insert(trace.clone());
-                    }
-                }
-                let app = self.clone();
-                Dispatched(Dispatching::Boxed(Box::pin(async move {
-                    app.inner.entry.call(&app.inner.routing, req, remote, mark).await
-                })))
+            Entry::Filtered(_) | Entry::Layered(_) => self.dispatch_boxed(parts, body, remote, mark, tags),
+        }
+    }
+
+    /// [`dispatch_server`](Self::dispatch_server) through the filters or
+    /// the tower layers, which take the request whole, with its tags in its
+    /// extensions.
+    #[cold]
+    #[inline(never)]
+    fn dispatch_boxed<B>(
+        &self,
+        parts: http::request::Parts,
+        body: B,
+        remote: Option<std::net::SocketAddr>,
+        mark: bool,
+        tags: Option<std::sync::Arc<crate::trace::RequestTags>>,
+    ) -> Dispatched
+    where
+        B: http_body::Body<Data = bytes::Bytes> + Send + 'static,
+        B::Error: Into<crate::BoxError>,
+    {
+        let mut req = http::Request::from_parts(parts, body);
+        if let Some(tags) = tags {
+            if let Some(id) = &tags.id {
+                req.extensions_mut().insert(id.clone());
+            }
+            if let Some(trace) = &tags.trace {
+                req.extensions_mut().insert(trace.clone());
             }
         }
+        let app = self.clone();
+        Dispatched(Dispatching::Boxed(Box::pin(async move {
+            app.inner.entry.call(&app.inner.routing, req, remote, mark).await
+        })))
     }
 
     /// A snapshot of the routes served now, in their deterministic order.
@@ -377,6 +398,7 @@ impl Dispatched {
 impl std::future::Future for Dispatched {
     type Output = crate::Response;
 
+    #[inline]
     fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<crate::Response> {
         match &mut self.0 {
             Dispatching::Direct(serving) => std::pin::Pin::new(serving).poll(cx),
