@@ -646,9 +646,10 @@ pub(crate) fn write_in_place(res: &mut Response, how: &Written<'_>, accept: &Acc
             typed = true;
         }
     }
-    // A handler's answer often has no header at all: then no lookup.
-    let has_type = !res.headers().is_empty() && res.headers().contains_key(CONTENT_TYPE);
-    if !typed && !has_type && res.body().exact_len() != Some(0) {
+    // A handler's answer often has no header at all: then no lookup; nor
+    // when the type was just set above.
+    let has_type = typed || (!res.headers().is_empty() && res.headers().contains_key(CONTENT_TYPE));
+    if !has_type && res.body().exact_len() != Some(0) {
         let value = match (how.produce, res.body().default_type()) {
             (Some(p), _) if !p.is_wildcard() => Some(p.header_value().clone()),
             (_, Some(d)) => Some(d.clone()),
