@@ -119,3 +119,41 @@ fn long_paths_with_queries_and_fragments_are_cut_where_they_end() {
     assert!(matches!(matched(&r, "/repos/rust-lang/rust?/stargazers"), Err(RouteError::NotFound)));
     assert!(matches!(matched(&r, "/repos/rust-lang/rust/stargazers//"), Err(RouteError::NotFound)));
 }
+
+#[test]
+fn a_failed_literal_branch_leaves_no_captures_to_the_variable_branch() {
+    // Below `lit` the walk has one way on (`{x}`, then `end`): it captures
+    // `x` and fails at the last segment; the values of `{y}/{z}` are theirs.
+    let table = ["/a/lit/{x}/end", "/a/{y}/{z}/other", "/a/lit/{x}/{w}/more"];
+    let entries: Vec<RouteEntry> = table.iter().map(|t| route("GET", t).named(t)).collect();
+    let r = Router::new(&entries).expect("valid table").0;
+    let values = |path: &str| {
+        let m = matched(&r, path).unwrap_or_else(|e| panic!("{path}: {e:?}"));
+        (table[m.index], m.params.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect::<Vec<_>>())
+    };
+    assert_eq!(values("/a/lit/q/other"), ("/a/{y}/{z}/other", p(&[("y", "lit"), ("z", "q")])));
+    assert_eq!(values("/a/lit/q/end"), ("/a/lit/{x}/end", p(&[("x", "q")])));
+    assert_eq!(values("/a/lit/q/r/more"), ("/a/lit/{x}/{w}/more", p(&[("x", "q"), ("w", "r")])));
+    assert_eq!(values("/a/lit%71/q/other"), ("/a/{y}/{z}/other", p(&[("y", "litq"), ("z", "q")])));
+    assert!(matches!(matched(&r, "/a/lit/q/r/less"), Err(RouteError::NotFound)));
+}
+
+#[test]
+fn static_routes_longer_than_sixty_three_bytes_and_their_neighbours() {
+    // Static paths are looked up by length first; every length from 63
+    // bytes on shares one mark.
+    let long = format!("/{}", "s".repeat(70));
+    let longer = format!("/{}", "s".repeat(90));
+    let table = [long.as_str(), "/{v}", "/ab", "/cd/{w}"];
+    let entries: Vec<RouteEntry> = table.iter().map(|t| route("GET", t).named(t)).collect();
+    let r = Router::new(&entries).expect("valid table").0;
+    let index = |path: &str| matched(&r, path).map(|m| m.index).unwrap_or_else(|e| panic!("{path}: {e:?}"));
+    assert_eq!(index(&long), 0);
+    assert_eq!(index(&format!("{long}/")), 0);
+    assert_eq!(index(&longer), 1);
+    assert_eq!(index(&long.replace('s', "t")), 1);
+    assert_eq!(index("/ab"), 2);
+    assert_eq!(index("/ac"), 1);
+    assert_eq!(index("/cd/x"), 3);
+    assert!(matches!(matched(&r, "/cd"), Ok(m) if m.index == 1));
+}

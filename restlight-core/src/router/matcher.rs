@@ -71,6 +71,15 @@ pub(crate) struct Tree {
     /// path written exactly as the key (only one whose variables can all be
     /// empty could), so the trie need not be searched.
     statics: HashMap<Box<str>, (usize, bool)>,
+    /// Bit `min(len, 63)` set for the length of each key of `statics`: a
+    /// path of another length is no static route, and is not hashed.
+    static_lens: u64,
+}
+
+/// The bit of [`Tree::static_lens`] for a key of `len` bytes.
+#[inline]
+fn len_bit(len: usize) -> u64 {
+    1 << len.min(63)
 }
 
 #[derive(Debug, Default)]
@@ -84,6 +93,10 @@ struct Node {
     leaf: Option<usize>,
     /// The best group in this subtree (for pruning).
     best: usize,
+    /// One way on from this node, so a walk never comes back to it:
+    /// literal children only, or one pattern child and nothing else (no
+    /// literal child, no tail). Set by [`Tree::finish`].
+    linear: bool,
 }
 
 /// The literal children of a node, by segment text. A few are found by a
@@ -272,7 +285,9 @@ impl Tree {
             if t.vars.is_empty() && !t.segments.iter().flatten().any(|p| matches!(p, Piece::Lit(l) if l.contains('/')))
             {
                 let key: Vec<&str> = t.segments.iter().map(|s| s.first().map_or("", lit)).collect();
-                self.statics.insert(key.join("/").into(), (group, false));
+                let key = key.join("/");
+                self.static_lens |= len_bit(key.len());
+                self.statics.insert(key.into(), (group, false));
             }
         }
         Ok(())
@@ -282,6 +297,8 @@ impl Tree {
     pub(crate) fn finish(&mut self) {
         for node in &mut self.nodes {
             node.literal.finish();
+            let literals = !node.literal.heads.is_empty() || !node.literal.map.is_empty();
+            node.linear = node.tails.is_none() && (node.patterns.is_empty() || (!literals && node.patterns.len() == 1));
         }
         let mut finals = Vec::new();
         for (key, &(group, _)) in &self.statics {
@@ -388,7 +405,11 @@ impl Tree {
     /// and trailing `/`: (group, final). A final one is a static template
     /// that no other template can beat on this exact path, so the lookup
     /// needs no parsing at all.
+    #[inline]
     pub(crate) fn static_entry(&self, key: &str) -> Option<(usize, bool)> {
+        if self.static_lens & len_bit(key.len()) == 0 {
+            return None;
+        }
         self.statics.get(key).copied()
     }
 
@@ -516,45 +537,75 @@ impl<'a, S: Segments> Search<'a, S> {
         }
     }
 
-    fn visit(&mut self, tree: &Tree, node: usize, seg: usize) {
-        let n = &tree.nodes[node];
-        if n.best >= self.best {
-            return;
-        }
+    /// Walks the subtree of `node` from segment `seg`. A node with one way
+    /// on ([`Node::linear`]) is left in place, without a call; the
+    /// captures of that descent stay on the stack for the caller to drop.
+    fn visit(&mut self, tree: &Tree, mut node: usize, mut seg: usize) {
         let path = self.path;
-        if seg == path.count() {
-            if let Some(group) = n.leaf {
-                self.record(group);
+        let count = path.count();
+        loop {
+            let n = &tree.nodes[node];
+            if n.best >= self.best {
+                return;
+            }
+            if seg == count {
+                if let Some(group) = n.leaf {
+                    self.record(group);
+                }
+                return;
+            }
+            let text = path.text(seg);
+            if n.linear {
+                let next = match n.patterns.first() {
+                    None => n.literal.get(text),
+                    Some((_, matcher, child)) => self.segment(matcher, text, seg).then_some(*child),
+                };
+                match next {
+                    Some(child) => {
+                        node = child;
+                        seg += 1;
+                        continue;
+                    }
+                    None => return,
+                }
+            }
+            if let Some(child) = n.literal.get(text) {
+                let mark = self.stack.len();
+                self.visit(tree, child, seg + 1);
+                self.stack.truncate(mark);
+            }
+            for (_, matcher, child) in &n.patterns {
+                let mark = self.stack.len();
+                if self.segment(matcher, text, seg) {
+                    self.visit(tree, *child, seg + 1);
+                }
+                self.stack.truncate(mark);
+            }
+            if let Some(tails) = &n.tails {
+                self.tails(tails, seg);
             }
             return;
         }
-        let text = path.text(seg);
-        if let Some(child) = n.literal.get(text) {
-            self.visit(tree, child, seg + 1);
-        }
-        for (_, matcher, child) in &n.patterns {
-            let mark = self.stack.len();
-            let matched = match matcher {
-                SegMatcher::Var => {
-                    let matched = !text.is_empty();
-                    if matched {
-                        self.stack.push(Cap::decoded(seg, 0, text.len()));
-                    }
-                    matched
+    }
+
+    /// Matches segment `seg` (decoded `text`) with a pattern child's
+    /// matcher; pushes its captures on a match.
+    #[inline]
+    fn segment(&mut self, matcher: &SegMatcher, text: &str, seg: usize) -> bool {
+        match matcher {
+            SegMatcher::Var => {
+                let matched = !text.is_empty();
+                if matched {
+                    self.stack.push(Cap::decoded(seg, 0, text.len()));
                 }
-                SegMatcher::Plain(pieces) => plain(pieces, text, seg, &mut self.stack),
-                SegMatcher::Regex(re) => {
-                    let (start, end) = path.range(seg);
-                    self.regex(re, &path.raw()[start..end], start)
-                }
-            };
-            if matched {
-                self.visit(tree, *child, seg + 1);
+                matched
             }
-            self.stack.truncate(mark);
-        }
-        if let Some(tails) = &n.tails {
-            self.tails(tails, seg);
+            SegMatcher::Plain(pieces) => plain(pieces, text, seg, &mut self.stack),
+            SegMatcher::Regex(re) => {
+                let path = self.path;
+                let (start, end) = path.range(seg);
+                self.regex(re, &path.raw()[start..end], start)
+            }
         }
     }
 

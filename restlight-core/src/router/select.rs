@@ -38,6 +38,9 @@ pub(crate) struct Group {
     /// Whether every route of the group refuses a path with a trailing `/`
     /// (Spring controllers' routes).
     refuses_slash: bool,
+    /// The group's one route when it declares no media types and no
+    /// conditions: a request of its method takes it without negotiation.
+    only: Option<usize>,
 }
 
 /// How well a route fits the request: how specific its conditions are (as
@@ -73,7 +76,11 @@ impl Group {
         let allow = allow_header(&mut allowed);
         let conditional = ids.iter().any(|&id| !routes[id].conditions.is_empty());
         let refuses_slash = ids.iter().all(|&id| !routes[id].conditions.matches_trailing_slash());
-        Group { methods, allowed, allow, conditional, refuses_slash }
+        let only = match ids {
+            [id] if routes[*id].consumes.is_empty() && routes[*id].produces.is_empty() && !conditional => Some(*id),
+            _ => None,
+        };
+        Group { methods, allowed, allow, conditional, refuses_slash, only }
     }
 
     /// Whether a route of the group serves `method` (HEAD through GET).
@@ -105,6 +112,12 @@ impl Group {
         facts: &Facts<'_>,
         any: &'r MediaType,
     ) -> Result<Selected<'r>, RouteError> {
+        if let Some(id) = self.only {
+            let route = &routes[id];
+            if route.method == *method {
+                return Ok(Selected::Route { route, produce: None, head_from_get: false });
+            }
+        }
         let (ids, head_from_get) = match self.routes_for(method) {
             Some(ids) => (ids, false),
             None if *method == Method::HEAD && self.routes_for(&Method::GET).is_some() => {
