@@ -262,11 +262,15 @@ impl<'a> Template<'a> {
     /// Every mistake, in the order of the source.
     pub fn parse(src: &'a str) -> Result<Self, Vec<TemplateError>> {
         let (pieces, mut errors) = parse_pieces(src);
-        errors.extend(duplicates(&pieces));
-        errors.sort_by_key(|e| e.at().start);
+        // Most templates have no duplicate: that is checked without
+        // allocating, and the list built only when there is one.
+        if has_duplicate(&pieces) {
+            errors.extend(duplicates(&pieces));
+        }
         if errors.is_empty() {
             Ok(Self::from_pieces(pieces))
         } else {
+            errors.sort_by_key(|e| e.at().start);
             Err(errors)
         }
     }
@@ -423,6 +427,17 @@ pub fn duplicates(pieces: &[Piece<'_>]) -> Vec<TemplateError> {
     out
 }
 
+/// Whether two variables among `pieces` have the same name.
+fn has_duplicate(pieces: &[Piece<'_>]) -> bool {
+    fn name<'p>(piece: &'p Piece<'_>) -> Option<&'p str> {
+        match piece {
+            Piece::Var(v) => Some(&v.name),
+            Piece::Literal(_) => None,
+        }
+    }
+    pieces.iter().enumerate().any(|(k, p)| name(p).is_some_and(|n| pieces[..k].iter().any(|q| name(q) == Some(n))))
+}
+
 /// The characters of `src` that the bytes `bytes` span (for messages that
 /// count characters); bytes past the end count as one character each.
 #[must_use]
@@ -457,10 +472,24 @@ pub fn closing_brace(src: &str, open: usize) -> Option<usize> {
     None
 }
 
+/// The bytes [`parse_pieces`] acts on; every other byte is plain literal text.
+const SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut k = 0;
+    let bytes = *b"{}?#;%\0";
+    while k < bytes.len() {
+        table[bytes[k] as usize] = true;
+        k += 1;
+    }
+    table
+};
+
 /// Parses the pieces of `src`, with every syntax mistake (not duplicates).
 fn parse_pieces<'a>(src: &'a str) -> (Vec<Piece<'a>>, Vec<TemplateError>) {
     let bytes = src.as_bytes();
-    let mut pieces = Vec::new();
+    // Sized once: a variable and the literal after it are two pieces.
+    let braces = bytes.iter().filter(|&&b| b == b'{').count();
+    let mut pieces = Vec::with_capacity(2 * braces + 1);
     let mut errors = Vec::new();
     let mut lit_start = 0;
     let mut i = 0;
@@ -516,7 +545,8 @@ fn parse_pieces<'a>(src: &'a str) -> (Vec<Piece<'a>>, Vec<TemplateError>) {
                 errors.push(TemplateError::Nul { at: i..i + 1 });
                 i += 1;
             }
-            _ => i += 1,
+            // Plain text up to the next byte the grammar looks at, in one step.
+            _ => i += bytes[i..].iter().position(|&b| SPECIAL[usize::from(b)]).unwrap_or(bytes.len() - i),
         }
     }
     flush(&mut pieces, lit_start, bytes.len().max(lit_start));
@@ -741,6 +771,15 @@ mod tests {
             ("/a\0", &[(2..3, "NUL cannot appear in a path template")]),
             ("/{id}/{id}", &[(6..10, "the variable `id` appears twice in the path template")]),
             ("/{id}-{id: \\d+}", &[(6..15, "the variable `id` appears twice in the path template")]),
+            // Long plain runs are skipped in one step: what follows them is still seen.
+            ("/plain-text-run/more.text/x?y", &[(27..28, "`?` cannot appear in a path template")]),
+            (
+                "/{a}/long-literal;v/{a}",
+                &[
+                    (17..18, "`;` cannot appear in a path template"),
+                    (20..23, "the variable `a` appears twice in the path template"),
+                ],
+            ),
             (
                 "/{}/x}/{a b}",
                 &[
