@@ -250,12 +250,7 @@ impl Routing {
         ctx: RequestContext,
     ) -> Serving {
         if let Some(handler) = route.immediate_inline() {
-            // The answer is written where the server keeps it.
-            let mut serving = Serving::Answered(None);
-            if let Serving::Answered(slot) = &mut serving {
-                answer.finish(&self.0, route, answer_now(handler, &ctx, slot));
-            }
-            return serving;
+            return answer_now(handler, &ctx, &answer, &self.0, route);
         }
         let task = route.handler.call(ctx);
         Respond { routing: self.clone(), route: Arc::clone(route), received, answer }.run(task)
@@ -370,18 +365,25 @@ impl Answer {
 }
 
 /// The answer of an immediate handler, a panic caught and answered 500,
-/// written into `slot`. The handler reads the context where it lies, and
-/// its answer is stored from inside the catch, not returned through it
-/// (which moved it twice more).
-fn answer_now<'a>(
+/// written as `route`'s answer where the server keeps it. The handler reads
+/// the context where it lies, and its answer is stored from inside the
+/// catch, not returned through it (which moved it twice more).
+#[inline]
+fn answer_now(
     handler: &crate::handler::ImmediateFn,
     ctx: &RequestContext,
-    slot: &'a mut Option<Response>,
-) -> &'a mut Response {
-    if panic::catch_unwind(AssertUnwindSafe(|| *slot = Some(handler(ctx)))).is_err() {
-        *slot = Some(crate::executor::panicked());
+    answer: &Answer,
+    shared: &Shared,
+    route: &Arc<CompiledRoute>,
+) -> Serving {
+    let mut serving = Serving::Answered(None);
+    if let Serving::Answered(slot) = &mut serving {
+        if panic::catch_unwind(AssertUnwindSafe(|| *slot = Some(handler(ctx)))).is_err() {
+            *slot = Some(crate::executor::panicked());
+        }
+        answer.finish(shared, route, slot.get_or_insert_with(crate::executor::panicked));
     }
-    slot.get_or_insert_with(crate::executor::panicked)
+    serving
 }
 
 /// What a handler's future needs kept while it runs (or its body is read):
@@ -397,11 +399,7 @@ impl Respond {
     /// As [`Routing::call`], for a request whose body was read first.
     fn call(self, ctx: RequestContext) -> Serving {
         if let Some(handler) = self.route.immediate_inline() {
-            let mut serving = Serving::Answered(None);
-            if let Serving::Answered(slot) = &mut serving {
-                self.answer.finish(&self.routing.0, &self.route, answer_now(handler, &ctx, slot));
-            }
-            return serving;
+            return answer_now(handler, &ctx, &self.answer, &self.routing.0, &self.route);
         }
         let task = self.route.handler.call(ctx);
         self.run(task)
