@@ -119,8 +119,12 @@ pub(crate) fn compile<'x, 'e: 'x>(parsed: &grammar::Template<'e>) -> Template<'x
             grammar::Piece::Var(_) => var_count += 1,
         }
     }
-    let mut segments: Vec<Seg<'x>> = Vec::with_capacity(slashes + 1);
-    segments.push(Seg::new());
+    // A rooted template's first `/` opens its first segment: there is no
+    // empty one before it to make and remove.
+    let mut segments: Vec<Seg<'x>> = Vec::with_capacity(slashes + usize::from(!rooted));
+    if !rooted {
+        segments.push(Seg::new());
+    }
     let mut vars = Vec::with_capacity(var_count);
     for piece in parsed.pieces() {
         match piece {
@@ -138,9 +142,6 @@ pub(crate) fn compile<'x, 'e: 'x>(parsed: &grammar::Template<'e>) -> Template<'x
                 vars.push(Var { name: keep(&var.name), regex, multi });
             }
         }
-    }
-    if rooted {
-        segments.remove(0);
     }
     if segments.last().is_some_and(|seg| seg.is_empty()) {
         segments.pop();
