@@ -130,7 +130,10 @@ impl Compiler {
         };
         // Owned once: it moves into the route's listing below.
         let scheduler = self.scheduler_of(&route).to_owned();
-        let exec = match self.executors.get(&scheduler) {
+        // `io` is never a registered executor (it is refused): inline,
+        // without hashing the name (most routes run there).
+        let registered = if scheduler == IO { None } else { self.executors.get(&scheduler) };
+        let exec = match registered {
             Some(exec) => exec.clone(),
             None if scheduler == IO => Exec::Inline,
             // A missing default scheduler is reported once, at startup.

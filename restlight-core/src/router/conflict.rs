@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -89,14 +90,20 @@ fn produces(e: &RouteEntry) -> BTreeMap<&str, u16> {
 /// Routes of groups that match exactly the paths of a better group, so that
 /// the better group is always chosen first: `/a/{x: b}` behind `/a/b`,
 /// `/{x}` behind `/{x: [^/]+}`. `groups` is in precedence order, each with
-/// its template and members (indices into `entries`). One hash lookup per
+/// its template and the range of `order` holding its members (indices into
+/// `entries`). One hash lookup per
 /// group; a template whose variables all take the default (the common
 /// case) is its own canonical form, so nothing is written for it.
-pub(crate) fn shadowed(groups: &[(Template<'_>, Vec<usize>)], entries: &[&RouteEntry]) -> Vec<RouterProblem> {
+pub(crate) fn shadowed(
+    groups: &[(Template<'_>, Range<usize>)],
+    order: &[usize],
+    entries: &[&RouteEntry],
+) -> Vec<RouterProblem> {
     let mut winners: HashMap<Cow<'_, str>, usize> = HashMap::default();
     winners.reserve(groups.len());
     let mut out = Vec::new();
     for (template, members) in groups {
+        let members = &order[members.clone()];
         let Some(&first) = members.first() else { continue };
         let canonical = if template.vars.iter().all(|v| v.regex.is_none()) {
             Cow::Borrowed(template.shape.as_str())

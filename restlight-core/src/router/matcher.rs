@@ -20,7 +20,7 @@ use smallvec::SmallVec;
 use super::decode::{parse_path, Segments};
 use super::fast::Fast;
 use super::regexes::raw_literal;
-use super::template::{shape, write_var, Piece, Template};
+use super::template::{write_shape, write_var, Piece, Template};
 
 /// Where a variable's value sits in the parsed path. Offsets are `u32` (a
 /// request path is far shorter than 4 GiB), so that the captures a lookup
@@ -154,20 +154,46 @@ impl Literals {
         None
     }
 
-    fn insert(&mut self, text: &str, child: usize) {
-        self.map.insert(text.into(), child);
+    /// Adds a child, once the tree is built: `count` is how many the node
+    /// has in all, so that the list or the map is sized once.
+    fn add(&mut self, text: &str, child: usize, count: usize) {
+        if count > FEW {
+            self.map.reserve(count - self.map.len());
+            self.map.insert(text.into(), child);
+        } else {
+            self.few.reserve_exact(count - self.few.len());
+            self.few.push((text.into(), child));
+        }
     }
 
-    /// Moves up to [`FEW`] children into the list, once the tree is built.
+    /// Orders the list of up to [`FEW`] children by their heads, for the
+    /// binary search.
     fn finish(&mut self) {
-        if self.map.is_empty() || self.map.len() > FEW {
+        if self.few.is_empty() {
             return;
         }
-        let mut few: Vec<(Box<str>, usize)> = std::mem::take(&mut self.map).into_iter().collect();
-        // In the order of their heads, for the binary search.
-        few.sort_unstable_by(|(a, _), (b, _)| (head(a), a).cmp(&(head(b), b)));
-        self.heads = few.iter().map(|(key, _)| head(key)).collect();
-        self.few = few;
+        self.few.sort_unstable_by(|(a, _), (b, _)| (head(a), a).cmp(&(head(b), b)));
+        self.heads = self.few.iter().map(|(key, _)| head(key)).collect();
+    }
+}
+
+/// What building the tree needs and the tree does not keep: the literal
+/// children of every node in one map (borrowing the templates' text), and
+/// a buffer for the shapes of pattern segments. Each node's own table is
+/// made once, sized, when the tree is finished.
+#[derive(Debug, Default)]
+pub(crate) struct Build<'t> {
+    literals: HashMap<(usize, &'t str), usize>,
+    shape: String,
+}
+
+impl Build<'_> {
+    /// Room for `segments` literal children (a bound: the segments of all
+    /// templates).
+    pub(crate) fn with_capacity(segments: usize) -> Self {
+        let mut literals = HashMap::default();
+        literals.reserve(segments);
+        Build { literals, shape: String::new() }
     }
 }
 
@@ -260,7 +286,13 @@ impl Tree {
     ///
     /// # Errors
     /// When the combined regex of the template does not compile.
-    pub(crate) fn insert(&mut self, t: &Template<'_>, group: usize) -> Result<(), String> {
+    /// What is not kept goes to `build`, handed to [`finish`](Self::finish).
+    pub(crate) fn insert<'t>(
+        &mut self,
+        t: &'t Template<'_>,
+        group: usize,
+        build: &mut Build<'t>,
+    ) -> Result<(), String> {
         if self.nodes.is_empty() {
             self.nodes.push(Node { best: usize::MAX, ..Node::default() });
         }
@@ -269,9 +301,9 @@ impl Tree {
         let fixed = t.tail_start.unwrap_or(t.segments.len());
         for seg in &t.segments[..fixed] {
             node = match seg.as_slice() {
-                [] => self.literal_child(node, ""),
-                [Piece::Lit(text)] => self.literal_child(node, text),
-                _ => self.pattern_child(node, t, seg)?,
+                [] => self.literal_child(node, "", build),
+                [Piece::Lit(text)] => self.literal_child(node, text, build),
+                _ => self.pattern_child(node, t, seg, &mut build.shape)?,
             };
             self.nodes[node].best = self.nodes[node].best.min(group);
         }
@@ -293,8 +325,23 @@ impl Tree {
         Ok(())
     }
 
+    /// Makes room for `nodes` nodes at once (a bound: the segments of all
+    /// templates, and the root), so that the nodes are not copied as they
+    /// grow; [`finish`](Self::finish) gives back what was not used.
+    pub(crate) fn reserve(&mut self, nodes: usize) {
+        self.nodes.reserve_exact(nodes);
+    }
+
     /// Decides, once all templates are in, which static routes are final.
-    pub(crate) fn finish(&mut self) {
+    pub(crate) fn finish(&mut self, build: Build<'_>) {
+        self.nodes.shrink_to_fit();
+        let mut counts = vec![0_usize; self.nodes.len()];
+        for &(node, _) in build.literals.keys() {
+            counts[node] += 1;
+        }
+        for ((node, text), child) in build.literals {
+            self.nodes[node].literal.add(text, child, counts[node]);
+        }
         for node in &mut self.nodes {
             node.literal.finish();
             let literals = !node.literal.heads.is_empty() || !node.literal.map.is_empty();
@@ -322,20 +369,29 @@ impl Tree {
         }
     }
 
-    fn literal_child(&mut self, node: usize, text: &str) -> usize {
-        if let Some(&child) = self.nodes[node].literal.map.get(text) {
+    fn literal_child<'t>(&mut self, node: usize, text: &'t str, build: &mut Build<'t>) -> usize {
+        if let Some(&child) = build.literals.get(&(node, text)) {
             return child;
         }
         let child = self.new_node();
-        self.nodes[node].literal.insert(text, child);
+        build.literals.insert((node, text), child);
         child
     }
 
-    fn pattern_child(&mut self, node: usize, t: &Template<'_>, seg: &[Piece<'_>]) -> Result<usize, String> {
-        let seg_shape = shape(std::iter::once(seg), &t.vars, write_var);
-        if let Some((_, _, child)) = self.nodes[node].patterns.iter().find(|(s, _, _)| *s == seg_shape) {
+    fn pattern_child(
+        &mut self,
+        node: usize,
+        t: &Template<'_>,
+        seg: &[Piece<'_>],
+        scratch: &mut String,
+    ) -> Result<usize, String> {
+        // Written into the reused buffer: only a new child keeps a copy.
+        scratch.clear();
+        write_shape(scratch, std::iter::once(seg), &t.vars, write_var);
+        if let Some((_, _, child)) = self.nodes[node].patterns.iter().find(|(s, _, _)| *s == *scratch) {
             return Ok(*child);
         }
+        let seg_shape = scratch.as_str().to_owned();
         let matcher = if let [Piece::Var(v)] = seg {
             if t.vars[*v].regex.is_some() {
                 SegMatcher::Regex(compile(t, &[seg])?)

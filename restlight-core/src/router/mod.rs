@@ -131,7 +131,6 @@ mod regexes;
 mod select;
 pub(crate) mod template;
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use http::{HeaderValue, Method};
@@ -244,19 +243,35 @@ impl Router {
     /// compiled routes), so that startup does not copy them.
     pub(crate) fn of_refs<'e>(entries: &[&'e RouteEntry]) -> Result<(Router, Vec<RouterProblem>), RouterError> {
         let mut problems: Vec<RouterProblem> = Vec::new();
-        let mut by_shape: BTreeMap<String, (Template<'e>, Vec<usize>)> = BTreeMap::new();
+        // Every template compiled once, with its entry's index: no map and
+        // no copy of its shape to find the equivalent ones.
+        let mut compiled: Vec<(Template<'e>, usize)> = Vec::with_capacity(entries.len());
         let mut var_names: Vec<Vec<Arc<str>>> = vec![Vec::new(); entries.len()];
+        // One `Arc` per distinct variable name, shared by every route that
+        // uses it (most tables use a few names many times).
+        let mut names: rustc_hash::FxHashSet<Arc<str>> = rustc_hash::FxHashSet::default();
         for (i, &entry) in entries.iter().enumerate() {
             // A template the macros parsed had its regexes checked at
             // compile time, with the same engine: none is compiled twice.
-            let compiled = match &entry.parsed {
+            let template = match &entry.parsed {
                 Some(parsed) => Ok(template::compile(parsed)),
                 None => template::parse(&entry.template).and_then(|t| template::check_regexes(&t).map(|()| t)),
             };
-            match compiled {
+            match template {
                 Ok(t) => {
-                    var_names[i] = t.vars.iter().map(|v| v.name.clone()).collect();
-                    by_shape.entry(t.shape.clone()).or_insert_with(|| (t, Vec::new())).1.push(i);
+                    var_names[i] = t
+                        .vars
+                        .iter()
+                        .map(|v| match names.get(v.name.as_ref()) {
+                            Some(name) => Arc::clone(name),
+                            None => {
+                                let name: Arc<str> = Arc::from(v.name.as_ref());
+                                names.insert(Arc::clone(&name));
+                                name
+                            }
+                        })
+                        .collect();
+                    compiled.push((t, i));
                 }
                 Err(faults) => problems.extend(faults.into_iter().map(|fault| match fault {
                     template::Fault::Syntax(error) => RouterProblem::BadTemplate { route: entry.clone(), error },
@@ -267,11 +282,28 @@ impl Router {
             }
         }
         problems.sort_by_cached_key(ToString::to_string);
-        let ranked: Vec<(Template<'e>, Vec<usize>, SpringKey, bool)> = by_shape
-            .into_values()
+        // In the JAX-RS order, entries in their order within a shape: equal
+        // shapes (which have equal keys) are side by side, and the ranking
+        // below finds its JAX-RS groups sorted already.
+        compiled.sort_unstable_by(|(a, i), (b, j)| {
+            precedence::order((&a.key, &a.shape), (&b.key, &b.shape)).then_with(|| i.cmp(j))
+        });
+        // The members of every group, group after group; each group keeps
+        // the template of its first entry and its range in `order`.
+        let order: Vec<usize> = compiled.iter().map(|&(_, i)| i).collect();
+        let mut by_shape: Vec<(Template<'e>, std::ops::Range<usize>)> = Vec::with_capacity(compiled.len());
+        for (at, (t, _)) in compiled.into_iter().enumerate() {
+            match by_shape.last_mut() {
+                Some((first, members)) if first.shape == t.shape => members.end = at + 1,
+                _ => by_shape.push((t, at..at + 1)),
+            }
+        }
+        let ranked: Vec<(Template<'e>, std::ops::Range<usize>, SpringKey, bool)> = by_shape
+            .into_iter()
             .map(|(t, members)| {
-                let is_spring = members.iter().all(|&i| matches!(entries[i].precedence, Precedence::Spring { .. }));
-                let spring = members.iter().map(|&i| t.key.spring(entries[i].precedence)).min();
+                let members_of = &order[members.clone()];
+                let is_spring = members_of.iter().all(|&i| matches!(entries[i].precedence, Precedence::Spring { .. }));
+                let spring = members_of.iter().map(|&i| t.key.spring(entries[i].precedence)).min();
                 let spring = spring.unwrap_or_else(|| t.key.spring(Precedence::JaxRs));
                 (t, members, spring, is_spring)
             })
@@ -282,10 +314,13 @@ impl Router {
             spring: *spring,
             is_spring: *is_spring,
         });
-        let mut groups: Vec<(Template<'e>, Vec<usize>)> = ranked.into_iter().map(|(t, m, _, _)| (t, m)).collect();
+        let groups: Vec<(Template<'e>, std::ops::Range<usize>)> =
+            ranked.into_iter().map(|(t, m, _, _)| (t, m)).collect();
+        let mut order = order;
         let mut conflicts = Vec::new();
         // A group of one route has no tie to order and no pair to conflict.
-        for (_, members) in groups.iter_mut().filter(|(_, members)| members.len() > 1) {
+        for (_, members) in groups.iter().filter(|(_, members)| members.len() > 1) {
+            let members = &mut order[members.clone()];
             members.sort_by_cached_key(|&i| tie_order(entries[i], i));
             let refs: Vec<&RouteEntry> = members.iter().map(|&i| entries[i]).collect();
             conflicts.extend(conflict::conflicts(&refs));
@@ -297,12 +332,19 @@ impl Router {
             any: any(),
             strict: false,
         };
+        let segments = groups.iter().map(|(t, _)| t.tail_start.unwrap_or(t.segments.len())).sum::<usize>();
+        router.tree.reserve(segments + 1);
+        let mut build = matcher::Build::with_capacity(segments);
+        // The route ids of each group, in a buffer reused for every group.
+        let mut ids: Vec<usize> = Vec::new();
         for (id, (template, members)) in groups.iter().enumerate() {
-            if let Err(e) = router.tree.insert(template, id) {
+            let members = &order[members.clone()];
+            if let Err(e) = router.tree.insert(template, id, &mut build) {
                 let first = entries[members[0]];
                 problems.push(RouterProblem::Unroutable { route: first.clone(), reason: e });
             }
-            let ids: Vec<usize> = (router.routes.len()..router.routes.len() + members.len()).collect();
+            ids.clear();
+            ids.extend(router.routes.len()..router.routes.len() + members.len());
             for &i in members {
                 let e = entries[i];
                 router.routes.push(Route {
@@ -316,14 +358,14 @@ impl Router {
             }
             router.groups.push(Group::new(&router.routes, &ids));
         }
-        router.tree.finish();
+        router.tree.finish(build);
         if !problems.is_empty() || !conflicts.is_empty() {
             problems.extend(conflicts);
             return Err(RouterError::new(problems));
         }
-        let mut warnings = conflict::shadowed(&groups, entries);
+        let mut warnings = conflict::shadowed(&groups, &order, entries);
         for (_, members) in groups.iter().filter(|(_, members)| members.len() > 1) {
-            let members: Vec<&RouteEntry> = members.iter().map(|&i| entries[i]).collect();
+            let members: Vec<&RouteEntry> = order[members.clone()].iter().map(|&i| entries[i]).collect();
             warnings.extend(conflict::outranked(&members));
         }
         Ok((router, warnings))

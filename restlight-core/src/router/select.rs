@@ -60,16 +60,30 @@ pub(crate) enum Selected<'r> {
 impl Group {
     /// Groups routes `ids` (already in their tie-breaking order).
     pub(crate) fn new(routes: &[Route], ids: &[usize]) -> Group {
-        let mut methods: Vec<(Method, Vec<usize>)> = Vec::new();
+        // Built at startup for every group: each vector is sized once (most
+        // groups have one route, one method).
+        let distinct = ids
+            .iter()
+            .enumerate()
+            .filter(|&(k, &id)| !ids[..k].iter().any(|&other| routes[other].method == routes[id].method))
+            .count();
+        let mut methods: Vec<(Method, Vec<usize>)> = Vec::with_capacity(distinct);
         for &id in ids {
             let method = &routes[id].method;
             match methods.iter_mut().find(|(m, _)| m == method) {
                 Some((_, list)) => list.push(id),
-                None => methods.push((method.clone(), vec![id])),
+                None => {
+                    let count = ids.iter().filter(|&&other| routes[other].method == *method).count();
+                    let mut list = Vec::with_capacity(count);
+                    list.push(id);
+                    methods.push((method.clone(), list));
+                }
             }
         }
-        let mut allowed: Vec<Method> = methods.iter().map(|(m, _)| m.clone()).collect();
-        if allowed.contains(&Method::GET) {
+        let get = methods.iter().any(|(m, _)| *m == Method::GET);
+        let mut allowed: Vec<Method> = Vec::with_capacity(methods.len() + 1 + usize::from(get));
+        allowed.extend(methods.iter().map(|(m, _)| m.clone()));
+        if get {
             allowed.push(Method::HEAD);
         }
         allowed.push(Method::OPTIONS);
@@ -269,19 +283,25 @@ pub(crate) fn allow_header(methods: &mut Vec<Method>) -> HeaderValue {
     methods.dedup();
     // The common sets without building and checking a string (startup
     // computes one per template).
+    // Constants: checked at compile time, not on every call.
+    const POST: HeaderValue = HeaderValue::from_static("POST, OPTIONS");
+    const PUT: HeaderValue = HeaderValue::from_static("PUT, OPTIONS");
+    const DELETE: HeaderValue = HeaderValue::from_static("DELETE, OPTIONS");
+    const PATCH: HeaderValue = HeaderValue::from_static("PATCH, OPTIONS");
+    const GET: HeaderValue = HeaderValue::from_static("GET, HEAD, OPTIONS");
     let common = match methods.as_slice() {
         [m, o] if *o == Method::OPTIONS => match *m {
-            Method::POST => Some("POST, OPTIONS"),
-            Method::PUT => Some("PUT, OPTIONS"),
-            Method::DELETE => Some("DELETE, OPTIONS"),
-            Method::PATCH => Some("PATCH, OPTIONS"),
+            Method::POST => Some(POST),
+            Method::PUT => Some(PUT),
+            Method::DELETE => Some(DELETE),
+            Method::PATCH => Some(PATCH),
             _ => None,
         },
-        [g, h, o] if *g == Method::GET && *h == Method::HEAD && *o == Method::OPTIONS => Some("GET, HEAD, OPTIONS"),
+        [g, h, o] if *g == Method::GET && *h == Method::HEAD && *o == Method::OPTIONS => Some(GET),
         _ => None,
     };
-    if let Some(text) = common {
-        return HeaderValue::from_static(text);
+    if let Some(value) = common {
+        return value;
     }
     let text = methods.iter().map(Method::as_str).collect::<Vec<_>>().join(", ");
     // Method names are tokens, so this is a valid header value.

@@ -8,7 +8,6 @@
 //! - Literal text is percent-decoded.
 
 use std::borrow::Cow;
-use std::sync::Arc;
 
 use regex_lite::Regex;
 use restlight_grammar::template::{self as grammar, TemplateError};
@@ -37,7 +36,9 @@ pub(crate) type Seg<'e> = SmallVec<[Piece<'e>; 2]>;
 /// A template variable.
 #[derive(Clone, Debug)]
 pub(crate) struct Var<'e> {
-    pub(crate) name: Arc<str>,
+    /// Borrowed from the entry where it can be: the router shares one
+    /// [`Arc`](std::sync::Arc) per distinct name among its routes.
+    pub(crate) name: Cow<'e, str>,
     /// The regex as written (trimmed), `None` for the default `[^/]+`.
     pub(crate) regex: Option<Cow<'e, str>>,
     /// Whether the regex may match `/`, so that the variable spans segments.
@@ -118,8 +119,12 @@ pub(crate) fn compile<'x, 'e: 'x>(parsed: &grammar::Template<'e>) -> Template<'x
             grammar::Piece::Var(_) => var_count += 1,
         }
     }
-    let mut segments: Vec<Seg<'x>> = Vec::with_capacity(slashes + 1);
-    segments.push(Seg::new());
+    // A rooted template's first `/` opens its first segment: there is no
+    // empty one before it to make and remove.
+    let mut segments: Vec<Seg<'x>> = Vec::with_capacity(slashes + usize::from(!rooted));
+    if !rooted {
+        segments.push(Seg::new());
+    }
     let mut vars = Vec::with_capacity(var_count);
     for piece in parsed.pieces() {
         match piece {
@@ -134,12 +139,9 @@ pub(crate) fn compile<'x, 'e: 'x>(parsed: &grammar::Template<'e>) -> Template<'x
                 let multi = var.regex.as_deref().is_some_and(may_match_slash);
                 let regex: Option<Cow<'x, str>> = var.regex.as_ref().map(keep);
                 push(&mut segments, Piece::Var(vars.len()));
-                vars.push(Var { name: var.name.as_ref().into(), regex, multi });
+                vars.push(Var { name: keep(&var.name), regex, multi });
             }
         }
-    }
-    if rooted {
-        segments.remove(0);
     }
     if segments.last().is_some_and(|seg| seg.is_empty()) {
         segments.pop();
@@ -206,23 +208,35 @@ pub(crate) fn shape<'p, 'e: 'p>(
         return "/".to_owned();
     }
     let mut out = String::with_capacity(size);
+    write_shape(&mut out, segments, vars, var);
+    out
+}
+
+/// [`shape`] appended to `out` (a buffer reused for many shapes).
+pub(crate) fn write_shape<'p, 'e: 'p>(
+    out: &mut String,
+    segments: impl Iterator<Item = &'p [Piece<'e>]>,
+    vars: &[Var<'_>],
+    var: impl Fn(&mut String, &Var<'_>),
+) {
     for seg in segments {
         out.push('/');
         for piece in seg {
             match piece {
-                Piece::Lit(text) => push_escaped(&mut out, text),
-                Piece::Var(v) => var(&mut out, &vars[*v]),
+                Piece::Lit(text) => push_escaped(out, text),
+                Piece::Var(v) => var(out, &vars[*v]),
             }
         }
     }
-    out
 }
 
 /// Appends literal text with `{`, `}`, `%` and `/` percent-encoded.
 /// The text between two such characters is copied in one piece.
 pub(crate) fn push_escaped(out: &mut String, text: &str) {
     let mut rest = text;
-    while let Some(at) = rest.find(['{', '}', '%', '/']) {
+    // A byte scan: the four characters are ASCII, so no byte of another
+    // character is taken for one (cheaper than a search by `char`).
+    while let Some(at) = rest.bytes().position(|b| matches!(b, b'{' | b'}' | b'%' | b'/')) {
         out.push_str(&rest[..at]);
         out.push_str(match rest.as_bytes()[at] {
             b'{' => "%7B",
