@@ -40,7 +40,7 @@ for bin in "${bins[@]}"; do
     annotated=$(callgrind_annotate --inclusive=yes --threshold=100 "$file" 2>/dev/null)
     for f in $FUNCS; do
         # The first (largest) inclusive line naming the function itself.
-        ir=$(grep -E "[ :>]${f//::/::}(<[^ ]*>)?( |$)" <<<"$annotated" | grep -vE "\{\{closure\}\}|::${f##*::}::" | head -1 | awk '{gsub(",", "", $1); print $1}' || true)
+        ir=$(grep -E "[ :>]${f//::/::}(<[^ ]*>)?( |$)" <<<"$annotated" | grep -vE "\{\{closure\}\}|${f}::" | head -1 | awk '{gsub(",", "", $1); print $1}' || true)
         printf ' %s |' "${ir:-?}"
     done
     printf '\n'
