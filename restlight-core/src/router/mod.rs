@@ -305,12 +305,15 @@ impl Router {
             let ids: Vec<usize> = (router.routes.len()..router.routes.len() + members.len()).collect();
             for &i in members {
                 let e = entries[i];
+                let vars = std::mem::take(&mut var_names[i]);
+                let distinct_vars = vars.iter().enumerate().all(|(k, v)| !vars[..k].contains(v));
                 router.routes.push(Route {
                     index: i,
                     method: e.method.clone(),
                     consumes: e.consumes.clone(),
                     produces: e.produces.clone(),
-                    vars: std::mem::take(&mut var_names[i]),
+                    vars,
+                    distinct_vars,
                     conditions: e.conditions.clone(),
                 });
             }
@@ -481,7 +484,7 @@ impl Router {
             Selected::Route { route, produce, head_from_get } => (route, produce, head_from_get),
             Selected::Options(allow) => return Ok(Lookup::Options { allow }),
         };
-        let mut params = PathParams::with_capacity(caps.iter().map(Cap::len).sum());
+        let mut params = PathParams::with_capacity(caps.iter().map(Cap::len).sum(), !route.distinct_vars);
         let count = path.count();
         for (name, cap) in route.vars.iter().zip(caps) {
             match cap {
