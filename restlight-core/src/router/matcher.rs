@@ -349,6 +349,8 @@ impl Tree {
         }
         let mut finals = Vec::new();
         for (key, &(group, _)) in &self.statics {
+            // `Router::exact_static` relies on a final key having none of
+            // these, no trailing `/` and no NUL (which `parse_path` refuses).
             if key.contains(['%', ';', '?', '#']) || key.ends_with('/') {
                 continue;
             }

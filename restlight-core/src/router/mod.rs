@@ -347,12 +347,15 @@ impl Router {
             ids.extend(router.routes.len()..router.routes.len() + members.len());
             for &i in members {
                 let e = entries[i];
+                let vars = std::mem::take(&mut var_names[i]);
+                let distinct_vars = vars.iter().enumerate().all(|(k, v)| !vars[..k].contains(v));
                 router.routes.push(Route {
                     index: i,
                     method: e.method.clone(),
                     consumes: e.consumes.clone(),
                     produces: e.produces.clone(),
-                    vars: std::mem::take(&mut var_names[i]),
+                    vars,
+                    distinct_vars,
                     conditions: e.conditions.clone(),
                 });
             }
@@ -413,9 +416,30 @@ impl Router {
         content_type: Option<&str>,
         accept: Option<&str>,
     ) -> Result<Lookup<'r>, RouteError> {
+        let accept = Accept::new(accept);
+        let exact = self.exact_static(raw_path);
+        if let Some((group, true)) = exact {
+            if self.strict || self.groups[group].serves(method) {
+                return self.static_match(group, method, content_type, &accept, &Facts::new(None, None));
+            }
+        }
         let scan = decode::Scan::of(raw_path);
         let facts = Facts::new(scan.query, None);
-        self.lookup_scanned(method, &scan, content_type, &Accept::new(accept), &facts)
+        let read = read_already(raw_path, &scan, exact);
+        self.lookup_scanned(method, &scan, content_type, &accept, &facts, read)
+    }
+
+    /// The static table's entry for a path written byte for byte as a
+    /// static key after its leading `/` (`None` for any other path). The
+    /// scan of such a path would find the same key: a final key holds no
+    /// `%`, `;`, `?`, `#` or NUL and does not end with `/`, so the path has
+    /// no escape, matrix parameter, query, fragment or trailing `/`, and its
+    /// body is the key itself. A final entry then answers the lookup
+    /// without the scan; any other is handed on, so the table is not asked
+    /// twice for the same key.
+    #[inline]
+    fn exact_static(&self, raw_path: &str) -> Option<(usize, bool)> {
+        raw_path.strip_prefix('/').and_then(|key| self.tree.static_entry(key))
     }
 
     /// [`lookup`](Self::lookup) with `Accept` read already, so that the
@@ -428,7 +452,16 @@ impl Router {
         accept: &Accept<'_>,
         facts: &Facts<'_>,
     ) -> Result<Lookup<'r>, RouteError> {
-        self.lookup_scanned(method, &decode::Scan::of(raw_path), content_type, accept, facts)
+        let exact = self.exact_static(raw_path);
+        if let Some((group, true)) = exact {
+            // No trailing `/`: no group refuses the path.
+            if self.strict || self.groups[group].serves(method) {
+                return self.static_match(group, method, content_type, accept, &facts.at_path(false));
+            }
+        }
+        let scan = decode::Scan::of(raw_path);
+        let read = read_already(raw_path, &scan, exact);
+        self.lookup_scanned(method, &scan, content_type, accept, facts, read)
     }
 
     /// [`lookup_accepting`](Self::lookup_accepting) of a path scanned once.
@@ -439,6 +472,7 @@ impl Router {
         content_type: Option<&str>,
         accept: &Accept<'_>,
         facts: &Facts<'_>,
+        read: Option<Option<(usize, bool)>>,
     ) -> Result<Lookup<'r>, RouteError> {
         let (body, trailing, plain) = (scan.body, scan.trailing, scan.plain);
         let facts = &facts.at_path(trailing);
@@ -448,7 +482,7 @@ impl Router {
         let serves = |group: usize| !refused(group) && (self.strict || self.groups[group].serves(method));
         // A plain path is its own key in the static table: looked up once,
         // and a final static route that serves the method needs nothing else.
-        let known = plain.then(|| self.tree.static_entry(body));
+        let known = plain.then(|| read.unwrap_or_else(|| self.tree.static_entry(body)));
         if let Some(Some((group, true))) = known {
             if serves(group) {
                 return self.static_match(group, method, content_type, accept, facts);
@@ -492,7 +526,7 @@ impl Router {
             Selected::Route { route, produce, head_from_get } => (route, produce, head_from_get),
             Selected::Options(allow) => return Ok(Lookup::Options { allow }),
         };
-        let mut params = PathParams::with_capacity(caps.iter().map(Cap::len).sum());
+        let mut params = PathParams::with_capacity(caps.iter().map(Cap::len).sum(), !route.distinct_vars);
         let count = path.count();
         for (name, cap) in route.vars.iter().zip(caps) {
             match cap {
@@ -574,6 +608,19 @@ impl Router {
     pub fn is_empty(&self) -> bool {
         self.routes.is_empty()
     }
+}
+
+/// The static table's entry for the scanned body when
+/// [`Router::exact_static`] asked for that very text already: the body of
+/// a path that starts with `/` and is one byte shorter than the path is
+/// the rest of the path.
+#[inline]
+fn read_already(
+    raw_path: &str,
+    scan: &decode::Scan<'_>,
+    exact: Option<(usize, bool)>,
+) -> Option<Option<(usize, bool)>> {
+    (raw_path.starts_with('/') && scan.body.len() + 1 == raw_path.len()).then_some(exact)
 }
 
 /// The order of routes inside a group, which decides ties in negotiation:

@@ -15,6 +15,9 @@ use smallvec::SmallVec;
 pub struct PathParams {
     entries: SmallVec<[Entry; 4]>,
     values: String,
+    /// Whether two variables share a name; a match's variables never do
+    /// (the template grammar forbids it), values pushed by hand may.
+    repeats: bool,
 }
 
 /// One variable of [`PathParams`].
@@ -34,7 +37,7 @@ impl PathParams {
     /// The value of the variable `name`.
     #[must_use]
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+        self.entries.iter().find(|e| *e.name == *name).map(|e| self.value(e))
     }
 
     /// The value of the variable `name`, looked for first at `index`, its
@@ -46,8 +49,10 @@ impl PathParams {
     #[must_use]
     pub fn get_at(&self, index: usize, name: &str) -> Option<&str> {
         if let Some(e) = self.entries.get(index) {
-            if *e.name == *name && self.entries[..index].iter().all(|earlier| *earlier.name != *name) {
-                return self.values.get(e.start as usize..e.end as usize);
+            // Without repeated names, the name found at `index` is the
+            // first of its kind, `get`'s answer.
+            if !self.repeats && *e.name == *name {
+                return Some(self.value(e));
             }
         }
         self.get(name)
@@ -55,7 +60,12 @@ impl PathParams {
 
     /// `(name, value)` pairs in template order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.entries.iter().map(|e| (&*e.name, &self.values[e.start as usize..e.end as usize]))
+        self.entries.iter().map(|e| (&*e.name, self.value(e)))
+    }
+
+    /// The text of `e`'s value.
+    fn value(&self, e: &Entry) -> &str {
+        &self.values[e.start as usize..e.end as usize]
     }
 
     /// The path segments the variable `name` matched, indices counted from
@@ -82,10 +92,13 @@ impl PathParams {
 
     /// Adds a value (for tests and hand-built requests; the router fills these).
     pub fn push(&mut self, name: impl Into<Arc<str>>, value: impl AsRef<str>) {
+        let name = name.into();
+        self.repeats = self.repeats || self.entries.iter().any(|e| e.name == name);
         self.push_matched(name, value, 0..0);
     }
 
-    /// Adds a value that matched the path segments `segments`.
+    /// Adds a value that matched the path segments `segments` (a name not
+    /// pushed before).
     pub(crate) fn push_matched(
         &mut self,
         name: impl Into<Arc<str>>,
@@ -106,9 +119,10 @@ impl PathParams {
     }
 
     /// No values yet, with room for `bytes` of them, so that pushing them
-    /// allocates once (and nothing when `bytes` is 0).
-    pub(crate) fn with_capacity(bytes: usize) -> Self {
-        PathParams { entries: SmallVec::new(), values: String::with_capacity(bytes) }
+    /// allocates once (and nothing when `bytes` is 0); `repeats`: some
+    /// names will be pushed twice.
+    pub(crate) fn with_capacity(bytes: usize, repeats: bool) -> Self {
+        PathParams { entries: SmallVec::new(), values: String::with_capacity(bytes), repeats }
     }
 }
 

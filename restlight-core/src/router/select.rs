@@ -21,6 +21,9 @@ pub(crate) struct Route {
     pub(crate) produces: Vec<MediaType>,
     /// Names of the template variables, in template order.
     pub(crate) vars: Vec<Arc<str>>,
+    /// Whether no two variables share a name (as the template grammar
+    /// requires of a whole template).
+    pub(crate) distinct_vars: bool,
     /// Parameter and header conditions; usually none.
     pub(crate) conditions: Conditions,
 }
