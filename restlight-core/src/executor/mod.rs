@@ -128,7 +128,8 @@ impl Exec {
         matches!(self, Self::Inline)
     }
 
-    /// Whether this is a bounded executor.
+    /// Whether this is a bounded executor (read by the OpenAPI document).
+    #[cfg(feature = "openapi")]
     pub(crate) fn is_bounded(&self) -> bool {
         matches!(self, Self::Bounded(_))
     }
