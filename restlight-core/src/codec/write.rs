@@ -65,7 +65,16 @@ pub(crate) fn write_entity(
         let ranges = accept.ranges();
         let mut scored: Vec<_> =
             candidates.into_iter().filter_map(|(m, c)| score(ranges, &m).map(|s| (s, m, c))).collect();
-        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
+        // Best score first, equal scores in their order: an insertion sort
+        // written out (a few candidates; `sort_by_key` would add a stable
+        // sort's 5 KiB of code for this one list).
+        for i in 1..scored.len() {
+            let mut j = i;
+            while j > 0 && scored[j - 1].0 < scored[j].0 {
+                scored.swap(j - 1, j);
+                j -= 1;
+            }
+        }
         scored.into_iter().map(|(_, m, c)| (m, c)).collect()
     };
     let mut refused = Vec::new();
