@@ -190,7 +190,8 @@ pub(crate) struct Build<'t> {
     /// The shapes of all pattern children, one after the other: one
     /// buffer, not a string per child.
     shapes: String,
-    /// Where each pattern child's shape is in `shapes`, by child node.
+    /// Where each pattern child's shape is in `shapes`, by child node
+    /// (grown as pattern children are made).
     shape_at: Vec<(usize, usize)>,
 }
 
@@ -200,9 +201,7 @@ impl Build<'_> {
     pub(crate) fn with_capacity(segments: usize) -> Self {
         let mut literals = HashMap::default();
         literals.reserve(segments);
-        // Indexed by node: the nodes are bounded by the segments and the root.
-        let shape_at = vec![(0, 0); segments + 1];
-        Build { literals, shape: String::new(), shapes: String::new(), shape_at }
+        Build { literals, shape: String::new(), shapes: String::new(), shape_at: Vec::new() }
     }
 }
 
