@@ -85,8 +85,8 @@ fn len_bit(len: usize) -> u64 {
 #[derive(Debug, Default)]
 struct Node {
     literal: Literals,
-    /// Segments with variables: (segment shape, matcher, child node).
-    patterns: Vec<(String, SegMatcher, usize)>,
+    /// Segments with variables: (matcher, child node).
+    patterns: Vec<(SegMatcher, usize)>,
     /// Templates whose rest, from this segment on, is one regex: few
     /// nodes have any, so they are boxed and the node stays small.
     tails: Option<Box<Tails>>,
@@ -179,12 +179,20 @@ impl Literals {
 
 /// What building the tree needs and the tree does not keep: the literal
 /// children of every node in one map (borrowing the templates' text), and
-/// a buffer for the shapes of pattern segments. Each node's own table is
+/// the shapes of pattern segments, which find the child an equivalent
+/// segment shares (lookups never read them). Each node's own table is
 /// made once, sized, when the tree is finished.
 #[derive(Debug, Default)]
 pub(crate) struct Build<'t> {
     literals: HashMap<(usize, &'t str), usize>,
+    /// The segment being added, written as its shape.
     shape: String,
+    /// The shapes of all pattern children, one after the other: one
+    /// buffer, not a string per child.
+    shapes: String,
+    /// Where each pattern child's shape is in `shapes`, by child node
+    /// (grown as pattern children are made).
+    shape_at: Vec<(usize, usize)>,
 }
 
 impl Build<'_> {
@@ -193,7 +201,7 @@ impl Build<'_> {
     pub(crate) fn with_capacity(segments: usize) -> Self {
         let mut literals = HashMap::default();
         literals.reserve(segments);
-        Build { literals, shape: String::new() }
+        Build { literals, shape: String::new(), shapes: String::new(), shape_at: Vec::new() }
     }
 }
 
@@ -303,7 +311,7 @@ impl Tree {
             node = match seg.as_slice() {
                 [] => self.literal_child(node, "", build),
                 [Piece::Lit(text)] => self.literal_child(node, text, build),
-                _ => self.pattern_child(node, t, seg, &mut build.shape)?,
+                _ => self.pattern_child(node, t, seg, build)?,
             };
             self.nodes[node].best = self.nodes[node].best.min(group);
         }
@@ -385,15 +393,19 @@ impl Tree {
         node: usize,
         t: &Template<'_>,
         seg: &[Piece<'_>],
-        scratch: &mut String,
+        build: &mut Build<'_>,
     ) -> Result<usize, String> {
-        // Written into the reused buffer: only a new child keeps a copy.
-        scratch.clear();
-        write_shape(scratch, std::iter::once(seg), &t.vars, write_var);
-        if let Some((_, _, child)) = self.nodes[node].patterns.iter().find(|(s, _, _)| *s == *scratch) {
+        // Written into the reused buffer: only a new child's shape is kept,
+        // appended to the shapes of the others.
+        build.shape.clear();
+        write_shape(&mut build.shape, std::iter::once(seg), &t.vars, write_var);
+        let same = |&&(_, child): &&(SegMatcher, usize)| {
+            let (start, end) = build.shape_at.get(child).copied().unwrap_or_default();
+            build.shapes[start..end] == *build.shape
+        };
+        if let Some((_, child)) = self.nodes[node].patterns.iter().find(same) {
             return Ok(*child);
         }
-        let seg_shape = scratch.as_str().to_owned();
         let matcher = if let [Piece::Var(v)] = seg {
             if t.vars[*v].regex.is_some() {
                 SegMatcher::Regex(compile(t, &[seg])?)
@@ -413,13 +425,18 @@ impl Tree {
             )
         };
         let child = self.new_node();
+        if build.shape_at.len() <= child {
+            build.shape_at.resize(child + 1, (0, 0));
+        }
+        build.shape_at[child] = (build.shapes.len(), build.shapes.len() + build.shape.len());
+        build.shapes.push_str(&build.shape);
         let patterns = &mut self.nodes[node].patterns;
         // Most nodes have one pattern child: the first push would make
         // room for four, kept for the router's life.
         if patterns.is_empty() {
             patterns.reserve_exact(1);
         }
-        patterns.push((seg_shape, matcher, child));
+        patterns.push((matcher, child));
         Ok(child)
     }
 
@@ -616,7 +633,7 @@ impl<'a, S: Segments> Search<'a, S> {
             if n.linear {
                 let next = match n.patterns.first() {
                     None => n.literal.get(text),
-                    Some((_, matcher, child)) => self.segment(matcher, text, seg).then_some(*child),
+                    Some((matcher, child)) => self.segment(matcher, text, seg).then_some(*child),
                 };
                 match next {
                     Some(child) => {
@@ -632,7 +649,7 @@ impl<'a, S: Segments> Search<'a, S> {
                 self.visit(tree, child, seg + 1);
                 self.stack.truncate(mark);
             }
-            for (_, matcher, child) in &n.patterns {
+            for (matcher, child) in &n.patterns {
                 let mark = self.stack.len();
                 if self.segment(matcher, text, seg) {
                     self.visit(tree, *child, seg + 1);

@@ -246,10 +246,13 @@ impl Router {
         // Every template compiled once, with its entry's index: no map and
         // no copy of its shape to find the equivalent ones.
         let mut compiled: Vec<(Template<'e>, usize)> = Vec::with_capacity(entries.len());
-        let mut var_names: Vec<Vec<Arc<str>>> = vec![Vec::new(); entries.len()];
-        // One `Arc` per distinct variable name, shared by every route that
-        // uses it (most tables use a few names many times).
+        let mut var_names: Vec<Option<Arc<[Arc<str>]>>> = vec![None; entries.len()];
+        // One `Arc` per distinct variable name, and one per distinct list of
+        // names, shared by every route that uses it (most tables use a few
+        // names many times, in a few orders).
         let mut names: rustc_hash::FxHashSet<Arc<str>> = rustc_hash::FxHashSet::default();
+        let mut lists: rustc_hash::FxHashSet<Arc<[Arc<str>]>> = rustc_hash::FxHashSet::default();
+        let mut list: Vec<Arc<str>> = Vec::new();
         for (i, &entry) in entries.iter().enumerate() {
             // A template the macros parsed had its regexes checked at
             // compile time, with the same engine: none is compiled twice.
@@ -259,18 +262,23 @@ impl Router {
             };
             match template {
                 Ok(t) => {
-                    var_names[i] = t
-                        .vars
-                        .iter()
-                        .map(|v| match names.get(v.name.as_ref()) {
-                            Some(name) => Arc::clone(name),
-                            None => {
-                                let name: Arc<str> = Arc::from(v.name.as_ref());
-                                names.insert(Arc::clone(&name));
-                                name
-                            }
-                        })
-                        .collect();
+                    list.clear();
+                    list.extend(t.vars.iter().map(|v| match names.get(v.name.as_ref()) {
+                        Some(name) => Arc::clone(name),
+                        None => {
+                            let name: Arc<str> = Arc::from(v.name.as_ref());
+                            names.insert(Arc::clone(&name));
+                            name
+                        }
+                    }));
+                    var_names[i] = Some(match lists.get(list.as_slice()) {
+                        Some(shared) => Arc::clone(shared),
+                        None => {
+                            let shared: Arc<[Arc<str>]> = Arc::from(list.as_slice());
+                            lists.insert(Arc::clone(&shared));
+                            shared
+                        }
+                    });
                     compiled.push((t, i));
                 }
                 Err(faults) => problems.extend(faults.into_iter().map(|fault| match fault {
@@ -347,7 +355,7 @@ impl Router {
             ids.extend(router.routes.len()..router.routes.len() + members.len());
             for &i in members {
                 let e = entries[i];
-                let vars = std::mem::take(&mut var_names[i]);
+                let vars = var_names[i].take().unwrap_or_default();
                 let distinct_vars = vars.iter().enumerate().all(|(k, v)| !vars[..k].contains(v));
                 router.routes.push(Route {
                     index: i,

@@ -3,6 +3,7 @@
 //! then Content-Type against consumes (415), then Accept against produces
 //! (406).
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use http::{HeaderValue, Method};
@@ -19,8 +20,9 @@ pub(crate) struct Route {
     pub(crate) method: Method,
     pub(crate) consumes: Vec<MediaType>,
     pub(crate) produces: Vec<MediaType>,
-    /// Names of the template variables, in template order.
-    pub(crate) vars: Vec<Arc<str>>,
+    /// Names of the template variables, in template order; one list shared
+    /// by the routes whose templates name the same variables.
+    pub(crate) vars: Arc<[Arc<str>]>,
     /// Whether no two variables share a name (as the template grammar
     /// requires of a whole template).
     pub(crate) distinct_vars: bool,
@@ -32,8 +34,9 @@ pub(crate) struct Route {
 #[derive(Debug)]
 pub(crate) struct Group {
     methods: Vec<(Method, Vec<usize>)>,
-    /// The methods the group answers, HEAD and OPTIONS included, in `Allow` order.
-    allowed: Vec<Method>,
+    /// The methods the group answers, HEAD and OPTIONS included, in `Allow`
+    /// order: a constant for a group of one common method (most groups).
+    allowed: Cow<'static, [Method]>,
     allow: HeaderValue,
     /// Whether a route of the group has conditions: only then are they
     /// checked, so that other groups pay nothing for them.
@@ -83,14 +86,24 @@ impl Group {
                 }
             }
         }
-        let get = methods.iter().any(|(m, _)| *m == Method::GET);
-        let mut allowed: Vec<Method> = Vec::with_capacity(methods.len() + 1 + usize::from(get));
-        allowed.extend(methods.iter().map(|(m, _)| m.clone()));
-        if get {
-            allowed.push(Method::HEAD);
-        }
-        allowed.push(Method::OPTIONS);
-        let allow = allow_header(&mut allowed);
+        let common = match methods.as_slice() {
+            [(method, _)] => common_allow(method),
+            _ => None,
+        };
+        let (allowed, allow) = match common {
+            Some((allowed, allow)) => (Cow::Borrowed(allowed), allow),
+            None => {
+                let get = methods.iter().any(|(m, _)| *m == Method::GET);
+                let mut allowed: Vec<Method> = Vec::with_capacity(methods.len() + 1 + usize::from(get));
+                allowed.extend(methods.iter().map(|(m, _)| m.clone()));
+                if get {
+                    allowed.push(Method::HEAD);
+                }
+                allowed.push(Method::OPTIONS);
+                let allow = allow_header(&mut allowed);
+                (Cow::Owned(allowed), allow)
+            }
+        };
         let conditional = ids.iter().any(|&id| !routes[id].conditions.is_empty());
         let refuses_slash = ids.iter().all(|&id| !routes[id].conditions.matches_trailing_slash());
         let only = match ids {
@@ -281,17 +294,38 @@ fn union<'a>(lists: impl Iterator<Item = &'a Vec<MediaType>>) -> Vec<MediaType> 
 }
 
 /// Sorts and dedups `methods` and writes them as an `Allow` value.
+// The `Allow` of the common sets, as constants: checked at compile time,
+// not on every call.
+const POST: HeaderValue = HeaderValue::from_static("POST, OPTIONS");
+const PUT: HeaderValue = HeaderValue::from_static("PUT, OPTIONS");
+const DELETE: HeaderValue = HeaderValue::from_static("DELETE, OPTIONS");
+const PATCH: HeaderValue = HeaderValue::from_static("PATCH, OPTIONS");
+const GET: HeaderValue = HeaderValue::from_static("GET, HEAD, OPTIONS");
+
+/// The methods a group of routes of this one method answers and its
+/// `Allow`, for the common methods: constants, so that most groups
+/// allocate no list of their own at startup.
+fn common_allow(method: &Method) -> Option<(&'static [Method], HeaderValue)> {
+    const GETS: &[Method] = &[Method::GET, Method::HEAD, Method::OPTIONS];
+    const POSTS: &[Method] = &[Method::POST, Method::OPTIONS];
+    const PUTS: &[Method] = &[Method::PUT, Method::OPTIONS];
+    const DELETES: &[Method] = &[Method::DELETE, Method::OPTIONS];
+    const PATCHES: &[Method] = &[Method::PATCH, Method::OPTIONS];
+    Some(match *method {
+        Method::GET => (GETS, GET),
+        Method::POST => (POSTS, POST),
+        Method::PUT => (PUTS, PUT),
+        Method::DELETE => (DELETES, DELETE),
+        Method::PATCH => (PATCHES, PATCH),
+        _ => return None,
+    })
+}
+
 pub(crate) fn allow_header(methods: &mut Vec<Method>) -> HeaderValue {
     methods.sort_by(|a, b| method_rank(a).cmp(&method_rank(b)));
     methods.dedup();
     // The common sets without building and checking a string (startup
     // computes one per template).
-    // Constants: checked at compile time, not on every call.
-    const POST: HeaderValue = HeaderValue::from_static("POST, OPTIONS");
-    const PUT: HeaderValue = HeaderValue::from_static("PUT, OPTIONS");
-    const DELETE: HeaderValue = HeaderValue::from_static("DELETE, OPTIONS");
-    const PATCH: HeaderValue = HeaderValue::from_static("PATCH, OPTIONS");
-    const GET: HeaderValue = HeaderValue::from_static("GET, HEAD, OPTIONS");
     let common = match methods.as_slice() {
         [m, o] if *o == Method::OPTIONS => match *m {
             Method::POST => Some(POST),
