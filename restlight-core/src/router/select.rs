@@ -326,18 +326,7 @@ pub(crate) fn allow_header(methods: &mut Vec<Method>) -> HeaderValue {
     methods.dedup();
     // The common sets without building and checking a string (startup
     // computes one per template).
-    let common = match methods.as_slice() {
-        [m, o] if *o == Method::OPTIONS => match *m {
-            Method::POST => Some(POST),
-            Method::PUT => Some(PUT),
-            Method::DELETE => Some(DELETE),
-            Method::PATCH => Some(PATCH),
-            _ => None,
-        },
-        [g, h, o] if *g == Method::GET && *h == Method::HEAD && *o == Method::OPTIONS => Some(GET),
-        _ => None,
-    };
-    if let Some(value) = common {
+    if let Some((_, value)) = methods.first().and_then(common_allow).filter(|(set, _)| **set == methods[..]) {
         return value;
     }
     let text = methods.iter().map(Method::as_str).collect::<Vec<_>>().join(", ");
