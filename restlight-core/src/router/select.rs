@@ -293,7 +293,6 @@ fn union<'a>(lists: impl Iterator<Item = &'a Vec<MediaType>>) -> Vec<MediaType> 
     out
 }
 
-/// Sorts and dedups `methods` and writes them as an `Allow` value.
 // The `Allow` of the common sets, as constants: checked at compile time,
 // not on every call.
 const POST: HeaderValue = HeaderValue::from_static("POST, OPTIONS");
@@ -321,6 +320,7 @@ fn common_allow(method: &Method) -> Option<(&'static [Method], HeaderValue)> {
     })
 }
 
+/// Sorts and dedups `methods` and writes them as an `Allow` value.
 pub(crate) fn allow_header(methods: &mut Vec<Method>) -> HeaderValue {
     methods.sort_by(|a, b| method_rank(a).cmp(&method_rank(b)));
     methods.dedup();
