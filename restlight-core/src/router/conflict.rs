@@ -90,12 +90,13 @@ fn produces(e: &RouteEntry) -> BTreeMap<&str, u16> {
 /// Routes of groups that match exactly the paths of a better group, so that
 /// the better group is always chosen first: `/a/{x: b}` behind `/a/b`,
 /// `/{x}` behind `/{x: [^/]+}`. `groups` is in precedence order, each with
-/// its template and the range of `order` holding its members (indices into
-/// `entries`). One hash lookup per
+/// its template (whose shape is in `shapes`) and the range of `order`
+/// holding its members (indices into `entries`). One hash lookup per
 /// group; a template whose variables all take the default (the common
 /// case) is its own canonical form, so nothing is written for it.
 pub(crate) fn shadowed(
     groups: &[(Template<'_>, Range<usize>)],
+    shapes: &str,
     order: &[usize],
     entries: &[&RouteEntry],
 ) -> Vec<RouterProblem> {
@@ -106,7 +107,7 @@ pub(crate) fn shadowed(
         let members = &order[members.clone()];
         let Some(&first) = members.first() else { continue };
         let canonical = if template.vars.iter().all(|v| v.regex.is_none()) {
-            Cow::Borrowed(template.shape.as_str())
+            Cow::Borrowed(template.shape_in(shapes))
         } else {
             Cow::Owned(shape(template.segments.iter().map(|seg| seg.as_slice()), &template.vars, |out, v| {
                 match v.regex.as_deref() {

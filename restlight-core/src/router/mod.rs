@@ -253,12 +253,16 @@ impl Router {
         let mut names: rustc_hash::FxHashSet<Arc<str>> = rustc_hash::FxHashSet::default();
         let mut lists: rustc_hash::FxHashSet<Arc<[Arc<str>]>> = rustc_hash::FxHashSet::default();
         let mut list: Vec<Arc<str>> = Vec::new();
+        // Every template's shape, one after the other in one buffer of the
+        // build (a shape is never longer than its template and a `/`).
+        let mut shapes = String::with_capacity(entries.iter().map(|e| e.template.len() + 1).sum());
         for (i, &entry) in entries.iter().enumerate() {
             // A template the macros parsed had its regexes checked at
             // compile time, with the same engine: none is compiled twice.
             let template = match &entry.parsed {
-                Some(parsed) => Ok(template::compile(parsed)),
-                None => template::parse(&entry.template).and_then(|t| template::check_regexes(&t).map(|()| t)),
+                Some(parsed) => Ok(template::compile_into(parsed, &mut shapes)),
+                None => template::parse_into(&entry.template, &mut shapes)
+                    .and_then(|t| template::check_regexes(&t).map(|()| t)),
             };
             match template {
                 Ok(t) => {
@@ -294,7 +298,7 @@ impl Router {
         // shapes (which have equal keys) are side by side, and the ranking
         // below finds its JAX-RS groups sorted already.
         compiled.sort_unstable_by(|(a, i), (b, j)| {
-            precedence::order((&a.key, &a.shape), (&b.key, &b.shape)).then_with(|| i.cmp(j))
+            precedence::order((&a.key, a.shape_in(&shapes)), (&b.key, b.shape_in(&shapes))).then_with(|| i.cmp(j))
         });
         // The members of every group, group after group; each group keeps
         // the template of its first entry and its range in `order`.
@@ -302,7 +306,7 @@ impl Router {
         let mut by_shape: Vec<(Template<'e>, std::ops::Range<usize>)> = Vec::with_capacity(compiled.len());
         for (at, (t, _)) in compiled.into_iter().enumerate() {
             match by_shape.last_mut() {
-                Some((first, members)) if first.shape == t.shape => members.end = at + 1,
+                Some((first, members)) if first.shape_in(&shapes) == t.shape_in(&shapes) => members.end = at + 1,
                 _ => by_shape.push((t, at..at + 1)),
             }
         }
@@ -317,8 +321,8 @@ impl Router {
             })
             .collect();
         let ranked = precedence::rank(ranked, |(t, _, spring, is_spring)| precedence::Rank {
-            key: &t.key,
-            shape: &t.shape,
+            key: t.key,
+            shape: t.shape_in(&shapes),
             spring: *spring,
             is_spring: *is_spring,
         });
@@ -374,7 +378,7 @@ impl Router {
             problems.extend(conflicts);
             return Err(RouterError::new(problems));
         }
-        let mut warnings = conflict::shadowed(&groups, &order, entries);
+        let mut warnings = conflict::shadowed(&groups, &shapes, &order, entries);
         for (_, members) in groups.iter().filter(|(_, members)| members.len() > 1) {
             let members: Vec<&RouteEntry> = order[members.clone()].iter().map(|&i| entries[i]).collect();
             warnings.extend(conflict::outranked(&members));

@@ -48,6 +48,13 @@ pub(crate) struct Key {
 }
 
 impl Key {
+    /// The key of a normalised template of `segments` segments, whose
+    /// literal text is `literal` characters (decoded, without the `/`), and
+    /// `vars` variables, `regex_vars` of them with a regex.
+    pub(crate) fn of_counts(literal: usize, segments: usize, vars: usize, regex_vars: usize) -> Key {
+        Key { literal_chars: literal + segments.max(1), vars, regex_vars }
+    }
+
     /// The key of a normalised template.
     pub(crate) fn of(segments: &[Seg<'_>], vars: &[Var<'_>]) -> Key {
         let literal: usize = segments
@@ -100,7 +107,7 @@ pub(crate) struct SpringKey {
 /// What a template group is ranked by.
 #[derive(Clone, Debug)]
 pub(crate) struct Rank<'a> {
-    pub(crate) key: &'a Key,
+    pub(crate) key: Key,
     pub(crate) shape: &'a str,
     /// Spring's key; for a JAX-RS group, the key of its template read as a
     /// Spring pattern (used to place it among Spring groups).
@@ -119,20 +126,20 @@ pub(crate) fn order(a: (&Key, &str), b: (&Key, &str)) -> Ordering {
 /// Spring's order, best first; its ties (which Spring reports as ambiguous
 /// handler methods) go by the JAX-RS order: `/a/{x:\d+}` before `/a/{y}`.
 fn spring_order(a: &Rank<'_>, b: &Rank<'_>) -> Ordering {
-    a.spring.cmp(&b.spring).then_with(|| order((a.key, a.shape), (b.key, b.shape)))
+    a.spring.cmp(&b.spring).then_with(|| order((&a.key, a.shape), (&b.key, b.shape)))
 }
 
 /// The items in precedence order, best first: the JAX-RS groups in the
 /// JAX-RS order, the Spring groups in Spring's, merged by Spring's order
 /// (so each style's own order is kept, and the result is a total order
 /// whatever the mix).
-pub(crate) fn rank<T>(items: Vec<T>, rank_of: impl Fn(&T) -> Rank<'_>) -> Vec<T> {
+pub(crate) fn rank<'s, T>(items: Vec<T>, rank_of: impl Fn(&T) -> Rank<'s>) -> Vec<T> {
     let (mut spring, mut jaxrs): (Vec<T>, Vec<T>) = items.into_iter().partition(|t| rank_of(t).is_spring);
     // Shapes differ between groups, so both orders are total: an unstable
     // sort gives the same result without a buffer.
     jaxrs.sort_unstable_by(|a, b| {
         let (a, b) = (rank_of(a), rank_of(b));
-        order((a.key, a.shape), (b.key, b.shape))
+        order((&a.key, a.shape), (&b.key, b.shape))
     });
     spring.sort_unstable_by(|a, b| spring_order(&rank_of(a), &rank_of(b)));
     let mut out = Vec::with_capacity(spring.len() + jaxrs.len());

@@ -54,9 +54,18 @@ pub(crate) struct Template<'e> {
     /// The first segment holding a multi-segment variable: from there on the
     /// rest of the path is matched by one regex.
     pub(crate) tail_start: Option<usize>,
-    /// The template with variable names removed: equal shapes are equivalent.
-    pub(crate) shape: String,
+    /// Where the template with variable names removed (equal shapes are
+    /// equivalent) is in the buffer of shapes it was parsed with (one for
+    /// every template of a router's build): see [`Template::shape_in`].
+    pub(crate) shape: std::ops::Range<usize>,
     pub(crate) key: Key,
+}
+
+impl Template<'_> {
+    /// The shape, in `shapes`, the buffer the template was parsed with.
+    pub(crate) fn shape_in<'s>(&self, shapes: &'s str) -> &'s str {
+        &shapes[self.shape.clone()]
+    }
 }
 
 /// Why a template cannot be routed.
@@ -77,9 +86,138 @@ pub(crate) enum Fault {
 
 /// Parses a template, reporting every mistake the grammar finds. Its
 /// regexes are not compiled here: see [`check_regexes`].
-pub(crate) fn parse(src: &str) -> Result<Template<'_>, Vec<Fault>> {
+///
+/// Most templates (plain literal text and well-formed variables) are read
+/// in one pass straight into their segments, variables, shape and key
+/// ([`parse_plain`]); any other goes through the grammar's parse, which
+/// reports its mistakes, and [`compile`]. The shape is appended to `shapes`.
+pub(crate) fn parse_into<'e>(src: &'e str, shapes: &mut String) -> Result<Template<'e>, Vec<Fault>> {
+    if let Some(t) = parse_plain(src, shapes) {
+        return Ok(t);
+    }
     let parsed = grammar::Template::parse(src).map_err(|e| e.into_iter().map(Fault::Syntax).collect::<Vec<_>>())?;
-    Ok(compile(&parsed))
+    Ok(compile_into(&parsed, shapes))
+}
+
+/// [`parse_into`] for a caller that does not read the shape (it is not kept).
+pub(crate) fn parse(src: &str) -> Result<Template<'_>, Vec<Fault>> {
+    parse_into(src, &mut String::new())
+}
+
+/// [`compile_into`] for a caller that does not read the shape (it is not kept).
+pub(crate) fn compile<'x, 'e: 'x>(parsed: &grammar::Template<'e>) -> Template<'x> {
+    compile_into(parsed, &mut String::new())
+}
+
+/// The bytes of literal text [`parse_plain`] leaves to the grammar: a `}`
+/// closing nothing, the forbidden `?`, `#`, `;` and NUL, and `%`, whose
+/// escapes are decoded (and checked) by the grammar.
+const NOT_PLAIN: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut k = 0;
+    let bytes = *b"}?#;%\0";
+    while k < bytes.len() {
+        table[bytes[k] as usize] = true;
+        k += 1;
+    }
+    table
+};
+
+/// A variable name of ASCII the grammar accepts: a letter, digit or `_`,
+/// then also `.` and `-` (other names are left to the grammar).
+fn plain_name(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    bytes.next().is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+}
+
+/// One pass over `src` into the template [`compile`] makes of the
+/// grammar's parse, for a template of plain literal text (no escape, no
+/// mistake) and variables with an ASCII name, each named once, and a regex
+/// not ending in `\`. `None` for any other template: the grammar parses it.
+fn parse_plain<'e>(src: &'e str, shapes: &mut String) -> Option<Template<'e>> {
+    let bytes = src.as_bytes();
+    let rooted = bytes.first() == Some(&b'/');
+    // Sized once (a `/` inside a regex counts too: at most a few slots over).
+    let (mut slashes, mut braces) = (0, 0);
+    for &b in bytes {
+        slashes += usize::from(b == b'/');
+        braces += usize::from(b == b'{');
+    }
+    let mut segments: Vec<Seg<'_>> = Vec::with_capacity(slashes + usize::from(!rooted));
+    let mut vars: Vec<Var<'_>> = Vec::with_capacity(braces);
+    // A variable's shape (`{}`, `{:re}`) is shorter than its source and a
+    // literal's is its text: the source and a leading `/` always fit.
+    shapes.reserve(src.len() + 1);
+    let (start, shape) = (shapes.len(), shapes);
+    let (mut literal_chars, mut regex_vars, mut tail_start) = (0, 0, None);
+    // A rooted template's first `/` opens its first segment.
+    if !rooted {
+        segments.push(Seg::new());
+        shape.push('/');
+    }
+    let mut i = 0;
+    loop {
+        let open = bytes[i..].iter().position(|&b| b == b'{').map_or(bytes.len(), |k| i + k);
+        let text = &src[i..open];
+        if text.bytes().any(|b| NOT_PLAIN[usize::from(b)]) {
+            shape.truncate(start);
+            return None;
+        }
+        for (k, part) in text.split('/').enumerate() {
+            if k > 0 {
+                segments.push(Seg::new());
+                shape.push('/');
+            }
+            if !part.is_empty() {
+                literal_chars += part.chars().count();
+                if let Some(seg) = segments.last_mut() {
+                    seg.push(Piece::Lit(Cow::Borrowed(part)));
+                }
+                shape.push_str(part);
+            }
+        }
+        if open == bytes.len() {
+            break;
+        }
+        let Some(close) = grammar::closing_brace(src, open) else {
+            shape.truncate(start);
+            return None;
+        };
+        let inner = &src[open + 1..close];
+        let (name, regex) = match inner.find(':') {
+            Some(colon) => (&inner[..colon], Some(inner[colon + 1..].trim())),
+            None => (inner, None),
+        };
+        let name = name.trim();
+        if !plain_name(name)
+            || regex.is_some_and(|re| re.is_empty() || re.ends_with('\\'))
+            || vars.iter().any(|v: &Var<'_>| v.name == name)
+        {
+            shape.truncate(start);
+            return None;
+        }
+        let multi = regex.is_some_and(may_match_slash);
+        if multi && tail_start.is_none() {
+            tail_start = Some(segments.len() - 1);
+        }
+        regex_vars += usize::from(regex.is_some());
+        push(&mut segments, Piece::Var(vars.len()));
+        let var = Var { name: Cow::Borrowed(name), regex: regex.map(Cow::Borrowed), multi };
+        write_var(shape, &var);
+        vars.push(var);
+        i = close + 1;
+    }
+    // One trailing `/` is ignored: its empty segment wrote only a `/`.
+    if segments.last().is_some_and(|seg| seg.is_empty()) {
+        segments.pop();
+        shape.pop();
+    }
+    if segments.is_empty() {
+        shape.push('/');
+    }
+    let key = Key::of_counts(literal_chars, segments.len(), vars.len(), regex_vars);
+    Some(Template { segments, vars, tail_start, shape: start..shape.len(), key })
 }
 
 /// The variables whose regex does not compile as `^(?:regex)$`, for a
@@ -108,8 +246,8 @@ pub(crate) fn check_regexes(t: &Template<'_>) -> Result<(), Vec<Fault>> {
 }
 
 /// Compiles a template the grammar parsed (at startup, or in the macros at
-/// compile time) into segments.
-pub(crate) fn compile<'x, 'e: 'x>(parsed: &grammar::Template<'e>) -> Template<'x> {
+/// compile time) into segments; the shape is appended to `shapes`.
+pub(crate) fn compile_into<'x, 'e: 'x>(parsed: &grammar::Template<'e>, shapes: &mut String) -> Template<'x> {
     let rooted = matches!(parsed.pieces().first(), Some(grammar::Piece::Literal(lit)) if lit.text.starts_with('/'));
     // Sized once: a template is compiled for every route at startup.
     let (mut slashes, mut var_count) = (0, 0);
@@ -148,9 +286,14 @@ pub(crate) fn compile<'x, 'e: 'x>(parsed: &grammar::Template<'e>) -> Template<'x
     }
     let tail_start =
         segments.iter().position(|seg| seg.iter().any(|piece| matches!(piece, Piece::Var(v) if vars[*v].multi)));
-    let shape = shape(segments.iter().map(|seg| seg.as_slice()), &vars, write_var);
+    let start = shapes.len();
+    if segments.is_empty() {
+        shapes.push('/');
+    } else {
+        write_shape(shapes, segments.iter().map(|seg| seg.as_slice()), &vars, write_var);
+    }
     let key = Key::of(&segments, &vars);
-    Template { segments, vars, tail_start, shape, key }
+    Template { segments, vars, tail_start, shape: start..shapes.len(), key }
 }
 
 /// A borrowed text kept borrowed (for the entry's lifetime); an owned one copied.
@@ -251,7 +394,71 @@ pub(crate) fn push_escaped(out: &mut String, text: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::push_escaped;
+    use super::{compile_into, parse_into, parse_plain, push_escaped};
+    use restlight_grammar::template as grammar;
+
+    /// The one-pass parse makes the template the grammar's parse and
+    /// `compile` make (segments, variables, tail, shape and key), and leaves
+    /// every other template to the grammar.
+    #[test]
+    fn one_pass_parse_equals_the_grammar_and_compile() {
+        let plain = [
+            "",
+            "/",
+            "//",
+            "users",
+            "/users/",
+            "/users/{id}",
+            "users/{id}/",
+            "{id}",
+            "{id}/x",
+            "/users/{ id : \\d+ }/orders{i}/{order}",
+            "/v{major}.{minor}",
+            "/a//b///c/",
+            "/files/{path: .*}",
+            "/files/{dir: [^/]+}/{path: .+}/end",
+            "/x/{a: \\d{3}}{b}",
+            "/é/ü{n}",
+            "/{a.b-c}/{_x}",
+            "/{a: [a-z]{2,3}}-{b:[/]}",
+        ];
+        for src in plain {
+            let (mut a, mut b, mut c) = (String::from("/x"), String::from("/x"), String::from("/x"));
+            let one = parse_plain(src, &mut a).unwrap_or_else(|| panic!("{src} is left to the grammar"));
+            let two = compile_into(&grammar::Template::parse(src).unwrap(), &mut b);
+            assert_eq!(format!("{one:?}"), format!("{two:?}"), "{src}");
+            assert_eq!(a, b, "{src}");
+            assert_eq!(format!("{:?}", parse_into(src, &mut c).unwrap()), format!("{two:?}"), "{src}");
+            assert_eq!(c, b, "{src}");
+        }
+        let grammar_only = [
+            "/a%20b",
+            "/a}",
+            "/a?b",
+            "/a;b",
+            "/a#b",
+            "/a\0b",
+            "/{x}/{x}",
+            "/{}",
+            "/{x:}",
+            "/{x: a\\ }",
+            "/{é}",
+            "/{x",
+            "/{-x}",
+        ];
+        for src in grammar_only {
+            let mut shapes = String::from("/x");
+            assert!(parse_plain(src, &mut shapes).is_none(), "{src}");
+            assert_eq!(shapes, "/x", "{src}");
+            match grammar::Template::parse(src) {
+                Ok(parsed) => assert_eq!(
+                    format!("{:?}", parse_into(src, &mut String::new()).unwrap()),
+                    format!("{:?}", compile_into(&parsed, &mut String::new()))
+                ),
+                Err(errors) => assert_eq!(parse_into(src, &mut shapes).unwrap_err().len(), errors.len(), "{src}"),
+            }
+        }
+    }
 
     #[test]
     fn escapes_braces_percent_and_slash_between_plain_runs() {
