@@ -30,8 +30,9 @@
 //!
 //! The rejections are problem details; on HTTP/1 they also close the
 //! connection. A request that passes costs one pass over its header
-//! fields (for `Host` and `Expect` together), a scan of the `Host` value and
-//! one pass over the path, without allocating.
+//! fields (for `Host` and `Expect` together), a scan of the `Host` value
+//! (or, when it is the valid value the connection sent last, a comparison
+//! with that) and one pass over the path, without allocating.
 //!
 //! The checks belong to the server: `MockClient` drives the application
 //! directly and does not apply them.

@@ -65,10 +65,33 @@ impl TimedBody {
     }
 }
 
+impl TimedBody {
+    /// No frame is ready: the piece's deadline, armed on the first such poll.
+    #[inline(never)]
+    fn wait(&mut self, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
+        if self.deadline.is_none() {
+            // The body is waited for: one clock read arms the piece's
+            // deadline and, the first time, starts the rate's clock.
+            let now = Instant::now();
+            if self.read.min_rate > 0 && self.started.is_none() {
+                self.started = Some(now);
+            }
+            self.deadline = Some(Box::pin(tokio::time::sleep_until(now + self.read.timeout)));
+        }
+        let timeout = self.read.timeout;
+        if let Some(deadline) = &mut self.deadline {
+            ready!(deadline.as_mut().poll(cx));
+        }
+        self.deadline = None;
+        Poll::Ready(Some(Err(Box::new(BodyTimeout { timeout }))))
+    }
+}
+
 impl Body for TimedBody {
     type Data = Bytes;
     type Error = BoxError;
 
+    #[inline]
     fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
         if let Poll::Ready(frame) = Pin::new(&mut self.inner).poll_frame(cx) {
             self.deadline = None;
@@ -86,21 +109,7 @@ impl Body for TimedBody {
             }
             return Poll::Ready(frame.map(|f| f.map_err(Into::into)));
         }
-        if self.deadline.is_none() {
-            // The body is waited for: one clock read arms the piece's
-            // deadline and, the first time, starts the rate's clock.
-            let now = Instant::now();
-            if self.read.min_rate > 0 && self.started.is_none() {
-                self.started = Some(now);
-            }
-            self.deadline = Some(Box::pin(tokio::time::sleep_until(now + self.read.timeout)));
-        }
-        let timeout = self.read.timeout;
-        if let Some(deadline) = &mut self.deadline {
-            ready!(deadline.as_mut().poll(cx));
-        }
-        self.deadline = None;
-        Poll::Ready(Some(Err(Box::new(BodyTimeout { timeout }))))
+        self.wait(cx)
     }
 
     fn is_end_stream(&self) -> bool {
