@@ -22,6 +22,7 @@ use restlight_core::App;
 use crate::activity::{Activity, InFlight};
 use crate::limits::{note_body_poll, BodyRead, TimedBody, H2_PIECE};
 use crate::ops::{Counted, Finish, Observe, Pending};
+use crate::strict::KnownHost;
 
 type CoreBody = restlight_core::Body;
 
@@ -35,6 +36,8 @@ pub(crate) struct AppService<P = ()> {
     body_read: BodyRead,
     /// Metrics and access log, when either is on.
     observe: Option<Arc<Observe>>,
+    /// The connection's last valid `Host`, for the strict checks.
+    known_host: KnownHost,
     _pieces: PhantomData<fn() -> P>,
 }
 
@@ -46,7 +49,7 @@ impl<P> AppService<P> {
         body_read: BodyRead,
         observe: Option<Arc<Observe>>,
     ) -> Self {
-        Self { app, remote, activity, body_read, observe, _pieces: PhantomData }
+        Self { app, remote, activity, body_read, observe, known_host: KnownHost::default(), _pieces: PhantomData }
     }
 }
 
@@ -59,7 +62,7 @@ impl<P: Pieces> hyper::service::Service<http::Request<Incoming>> for AppService<
         let in_flight = self.activity.begin();
         let pending = self.observe.as_ref().map(|o| o.begin(&req, self.remote));
         let version = req.version();
-        if let Some(refusal) = crate::strict::check(&mut req) {
+        if let Some(refusal) = crate::strict::check(&mut req, &self.known_host) {
             let dispatch = Dispatched::ready(crate::strict::refuse(&req, &self.app, refusal));
             return Responding { dispatch, version, pending, in_flight: Some(in_flight), _pieces: PhantomData };
         }

@@ -30,11 +30,14 @@
 //!
 //! The rejections are problem details; on HTTP/1 they also close the
 //! connection. A request that passes costs one pass over its header
-//! fields (for `Host` and `Expect` together), a scan of the `Host` value and
-//! one pass over the path, without allocating.
+//! fields (for `Host` and `Expect` together), a scan of the `Host` value
+//! (or, when it is the valid value the connection sent last, a comparison
+//! with that) and one pass over the path, without allocating.
 //!
 //! The checks belong to the server: `MockClient` drives the application
 //! directly and does not apply them.
+
+use std::cell::RefCell;
 
 use http::header::{HeaderValue, ALLOW, CONNECTION, CONTENT_LENGTH, EXPECT, HOST};
 use http::{Method, Request, StatusCode, Version};
@@ -61,7 +64,7 @@ pub(crate) enum Refusal {
 /// every request, a few comparisons and no allocation. An HTTP/1
 /// absolute-form request's `Host` is replaced by the target's authority.
 #[inline]
-pub(crate) fn check<B>(req: &mut Request<B>) -> Option<Refusal> {
+pub(crate) fn check<B>(req: &mut Request<B>, known: &KnownHost) -> Option<Refusal> {
     // `Host` and `Expect` in one pass over the fields: comparing a name
     // with a standard one is a byte comparison, while a lookup hashes the
     // name and probes the map, and the lookup of `Expect` misses on nearly
@@ -79,8 +82,11 @@ pub(crate) fn check<B>(req: &mut Request<B>) -> Option<Refusal> {
         }
     }
     if let Some(host) = host {
-        if !is_valid_host(host.as_bytes()) {
-            return Some(Refusal::BadHost);
+        if !known.is(host.as_bytes()) {
+            if !is_valid_host(host.as_bytes()) {
+                return Some(Refusal::BadHost);
+            }
+            known.keep(host.as_bytes());
         }
     }
     // Origin-form targets (nearly every HTTP/1 request) have no authority.
@@ -100,6 +106,42 @@ pub(crate) fn check<B>(req: &mut Request<B>) -> Option<Refusal> {
         // route can match it.
         None => Some(Refusal::AuthorityForm),
         _ => None,
+    }
+}
+
+/// The last valid `Host` value one connection sent, kept so that the next
+/// request's `Host` (on a keep-alive connection nearly always the same
+/// bytes) is compared with it instead of scanned again. Values longer than
+/// [`KnownHost::CAP`] are not kept, and are scanned every time.
+#[derive(Debug, Clone)]
+pub(crate) struct KnownHost(RefCell<(u8, [u8; KnownHost::CAP])>);
+
+impl Default for KnownHost {
+    fn default() -> Self {
+        Self(RefCell::new((0, [0; Self::CAP])))
+    }
+}
+
+impl KnownHost {
+    const CAP: usize = 63;
+
+    /// Whether `value` is the kept one, which was valid. Never true before
+    /// a value was kept: a kept value is never empty.
+    #[inline]
+    fn is(&self, value: &[u8]) -> bool {
+        let kept = self.0.borrow();
+        usize::from(kept.0) == value.len() && !value.is_empty() && kept.1[..value.len()] == *value
+    }
+
+    /// Keeps a valid value, if it fits.
+    #[inline]
+    fn keep(&self, value: &[u8]) {
+        if let (Ok(len @ 1..), Ok(mut kept)) = (u8::try_from(value.len()), self.0.try_borrow_mut()) {
+            if value.len() <= Self::CAP {
+                kept.1[..value.len()].copy_from_slice(value);
+                kept.0 = len;
+            }
+        }
     }
 }
 
@@ -289,7 +331,10 @@ fn path_refusal(path: &[u8]) -> Option<Refusal> {
 
 /// Whether `bytes` has a `.` or a `%`, read eight bytes at a time: a word
 /// has the byte `b` when `word ^ (b in every byte)` has a zero byte, which
-/// `(x - 0x01..) & !x & 0x80..` tells exactly.
+/// `(x - 0x01..) & !x & 0x80..` tells exactly. The bytes after the last
+/// whole word are read as the word that ends the path (overlapping the one
+/// before), and a path shorter than a word as two overlapping half words:
+/// no loop over single bytes but for paths of under four.
 #[inline]
 fn has_dot_or_percent(bytes: &[u8]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
@@ -297,14 +342,25 @@ fn has_dot_or_percent(bytes: &[u8]) -> bool {
     const DOTS: u64 = ONES * b'.' as u64;
     const PERCENTS: u64 = ONES * b'%' as u64;
     let has_zero_byte = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS != 0;
-    let mut words = bytes.chunks_exact(8);
-    for word in &mut words {
-        let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
-        if has_zero_byte(word ^ DOTS) || has_zero_byte(word ^ PERCENTS) {
+    let has = |word: u64| has_zero_byte(word ^ DOTS) || has_zero_byte(word ^ PERCENTS);
+    let word_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or([0; 8]));
+    let len = bytes.len();
+    if len < 8 {
+        if len < 4 {
+            return bytes.iter().any(|&b| b == b'.' || b == b'%');
+        }
+        let half_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]));
+        // Both halves in one word, so that one test covers them.
+        return has(u64::from(half_at(0)) | u64::from(half_at(len - 4)) << 32);
+    }
+    let mut at = 0;
+    while at + 8 <= len {
+        if has(word_at(at)) {
             return true;
         }
+        at += 8;
     }
-    words.remainder().iter().any(|&b| b == b'.' || b == b'%')
+    at < len && has(word_at(len - 8))
 }
 
 /// Whether a segment of `path` is `.` or `..`, reading `%2E` as a dot and
@@ -384,7 +440,7 @@ mod tests {
 
     #[test]
     fn a_dot_or_percent_is_seen_at_every_offset() {
-        for len in 1..=24 {
+        for len in 0..=24 {
             let plain = vec![b'a'; len];
             assert!(!super::has_dot_or_percent(&plain), "{len}");
             for at in 0..len {
@@ -396,7 +452,9 @@ mod tests {
             }
         }
         // Bytes next to `.` and `%` in value are not taken for them.
-        assert!(!super::has_dot_or_percent(b"-/0$&$/-0/-$&/0-"));
+        for near in ["-/0$&$/-0/-$&/0-", "-/0$&$/-0/-$&/0-$", "-/0", "-/0$", "-/0$&$/"] {
+            assert!(!super::has_dot_or_percent(near.as_bytes()), "{near}");
+        }
     }
 
     #[test]

@@ -71,6 +71,26 @@ fn a_body_that_trickles_below_the_minimum_rate_is_408_naming_the_rate() {
     assert!(res.text().contains("below the minimum of 50 bytes per second"), "{}", res.text());
     assert!(res.text().contains("\"minBytesPerSecond\":50"), "{}", res.text());
 
+    // The same when the start of the body came with the head: the part
+    // that was already there does not hide the trickle that follows.
+    let mut raw = Raw::connect(server.local_addr());
+    raw.send(format!("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{}", "z".repeat(20)));
+    for _ in 0..8 {
+        std::thread::sleep(Duration::from_millis(200));
+        if !raw.try_send("x") {
+            break;
+        }
+    }
+    let res = raw.response();
+    assert_eq!(res.status, 408);
+    assert!(res.text().contains("below the minimum of 50 bytes per second"), "{}", res.text());
+
+    // A body sent whole with its head is read at once.
+    let mut raw = Raw::connect(server.local_addr());
+    raw.send(format!("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{}", "w".repeat(100)));
+    let res = raw.response();
+    assert_eq!((res.status, res.text()), (200, "w".repeat(100)));
+
     // A body well above the rate (40 bytes every 100 ms) is read whole,
     // however long it takes.
     let mut raw = Raw::connect(server.local_addr());

@@ -79,6 +79,47 @@ fn valid_hosts_and_http10_without_host_are_served() {
 }
 
 #[test]
+fn each_request_on_a_kept_alive_connection_has_its_host_checked() {
+    // The connection remembers the last valid `Host` it sent: the same one
+    // again is served, a different valid one too, and an invalid one after
+    // valid ones is still refused.
+    let server = server();
+    let mut raw = Raw::connect(server.local_addr());
+    for host in ["localhost:8080", "localhost:8080", "example.com", "localhost:8080", "", "localhost:8080"] {
+        raw.send(format!("GET /ping HTTP/1.1\r\nHost: {host}\r\n\r\n"));
+        let res = raw.response();
+        assert_eq!((res.status, res.text().as_str()), (200, "pong"), "Host: {host}");
+    }
+    for bad in ["localhost:808o", "localhost:8080/", "localhost:80800x", "user@localhost:8080"] {
+        let mut raw = Raw::connect(server.local_addr());
+        for _ in 0..2 {
+            raw.send("GET /ping HTTP/1.1\r\nHost: localhost:8080\r\n\r\n");
+            assert_eq!(raw.response().status, 200, "{bad}");
+        }
+        raw.send(format!("GET /ping HTTP/1.1\r\nHost: {bad}\r\n\r\n"));
+        let problem = assert_refused(&raw.response(), bad);
+        assert!(problem["detail"].as_str().unwrap().contains("Host"), "{problem}");
+    }
+    // A second `Host` equal to the remembered one is still two.
+    let mut raw = Raw::connect(server.local_addr());
+    raw.send("GET /ping HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    assert_eq!(raw.response().status, 200);
+    raw.send("GET /ping HTTP/1.1\r\nHost: localhost\r\nHost: localhost\r\n\r\n");
+    let problem = assert_refused(&raw.response(), "two hosts");
+    assert!(problem["detail"].as_str().unwrap().contains("more than one Host"), "{problem}");
+    // A value too long to be remembered is checked every time.
+    let long = format!("{}.example.com", "a".repeat(80));
+    let mut raw = Raw::connect(server.local_addr());
+    for _ in 0..2 {
+        raw.send(format!("GET /ping HTTP/1.1\r\nHost: {long}\r\n\r\n"));
+        assert_eq!(raw.response().status, 200);
+    }
+    raw.send(format!("GET /ping HTTP/1.1\r\nHost: {long}/\r\n\r\n"));
+    assert_refused(&raw.response(), "long host");
+    server.shutdown();
+}
+
+#[test]
 fn asterisk_form_is_400_unless_options() {
     let server = server();
     for method in ["GET", "POST", "DELETE", "PUT"] {

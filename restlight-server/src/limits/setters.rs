@@ -85,7 +85,7 @@ impl Restlight {
     /// The slowest a request body may arrive, in bytes per second, once its
     /// grace period ([`min_body_rate_grace`](Self::min_body_rate_grace)) has
     /// passed: a body that has brought fewer bytes than this rate times the
-    /// time since it began is answered with 408 ([`BodyTooSlow`](restlight_core::BodyTooSlow)).
+    /// time since the server first had to wait for it is answered with 408 ([`BodyTooSlow`](restlight_core::BodyTooSlow)).
     /// The [`body_read_timeout`](Self::body_read_timeout) alone does not
     /// stop a client that sends a byte every few seconds (the slow-body
     /// attack). `0` turns the check off.
