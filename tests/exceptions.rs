@@ -118,6 +118,23 @@ impl Global {
     async fn panic_at_once(&self) -> Result<Item, DbError> {
         Ok(Vec::<Item>::new().pop().expect("handler bug"))
     }
+
+    /// The same after its body was read: answered in the future that read
+    /// the body, and its panic caught there.
+    #[post("/panic-after-body")]
+    async fn panic_after_body(&self, body: bytes::Bytes) -> Result<Item, DbError> {
+        Ok(Vec::<Item>::new().into_iter().find(|item| item.id == body.len() as u64).expect("handler bug"))
+    }
+
+    /// An answer written after the body was read, as any other: the
+    /// negotiated codec, `Content-Type`, a mapped error.
+    #[post("/after-body")]
+    async fn after_body(&self, body: bytes::Bytes) -> Result<Item, DbError> {
+        if body.as_ref() == b"none" {
+            return Err(DbError("none"));
+        }
+        Ok(Item { id: body.len() as u64 })
+    }
 }
 
 fn client() -> MockClient {
@@ -184,6 +201,25 @@ fn unmapped_errors_and_panics_are_500_problems() {
     assert_eq!(res.status(), 500);
     assert_eq!(res.json::<Value>()["detail"], "the handler panicked");
     assert_eq!(client.get("/global/db").send_blocking().status(), 409, "the server keeps serving");
+    let res = client.post("/global/panic-after-body").body("four").accept("application/json").send_blocking();
+    assert_eq!(res.status(), 500);
+    assert_eq!(res.header("content-type"), Some("application/problem+json"));
+    assert_eq!(res.json::<Value>()["detail"], "the handler panicked");
+    assert_eq!(client.get("/global/db").send_blocking().status(), 409, "the server keeps serving");
+}
+
+#[test]
+fn an_answer_after_the_body_is_written_as_any_other() {
+    let client = client();
+    let res = client.post("/global/after-body").body("four").send_blocking();
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.header("content-type"), Some("application/json"));
+    assert_eq!(res.json::<Value>()["id"], 4);
+    // The mapped error, as text for a client that takes only text.
+    let res = client.post("/global/after-body").body("none").accept("text/plain").send_blocking();
+    assert_eq!(res.status(), 409);
+    assert_eq!(res.header("content-type"), Some("text/plain; charset=utf-8"));
+    assert!(res.text().contains("global database: none"), "{}", res.text());
 }
 
 // ---- #[valid] -------------------------------------------------------------------------

@@ -47,6 +47,10 @@ struct Repr {
     /// `qs` in thousandths, 1000 when not given.
     qs: u16,
     header: HeaderValue,
+    /// Whether the type or the subtype is `*`: asked on every response a
+    /// route writes, so decided once here instead of by two comparisons of
+    /// slices each time.
+    wildcard: bool,
 }
 
 impl fmt::Debug for MediaType {
@@ -140,6 +144,7 @@ impl MediaType {
             params.push((name.into_boxed_str(), value.into_boxed_str()));
         }
         let header = HeaderValue::from_str(&canonical).ok()?;
+        let wildcard = e.type_ == "*" || e.subtype == "*";
         Some(MediaType(Arc::new(Repr {
             slash: e.type_.len(),
             essence_len,
@@ -147,6 +152,7 @@ impl MediaType {
             params,
             qs,
             header,
+            wildcard,
         })))
     }
 
@@ -189,7 +195,7 @@ impl MediaType {
     /// Whether the type or the subtype is `*`.
     #[must_use]
     pub fn is_wildcard(&self) -> bool {
-        self.type_() == "*" || self.subtype() == "*"
+        self.0.wildcard
     }
 
     /// Wildcard-aware compatibility, in both directions: `*/*` and `text/*`

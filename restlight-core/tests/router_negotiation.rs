@@ -37,6 +37,9 @@ fn media_type_parse_table() {
     }
     assert_eq!((mt("text/plain").type_(), mt("text/plain").subtype()), ("text", "plain"));
     assert!(mt("text/*").is_wildcard() && mt("*/*").is_wildcard() && !mt("text/plain").is_wildcard());
+    // Decided at parse time, whatever the case and the parameters.
+    assert!(mt("TEXT/*; charset=UTF-8").is_wildcard() && mt("*/*; qs=0.5").is_wildcard());
+    assert!(!mt("application/x-star; name=\"*\"").is_wildcard() && !mt("Application/JSON").is_wildcard());
 }
 
 #[test]

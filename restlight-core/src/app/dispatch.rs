@@ -172,7 +172,6 @@ impl Routing {
         // answered or a future is left to run: the route is cloned only
         // for that future.
         let route = &table.routes[found.index];
-        let (params, matrix) = (found.params, found.matrix);
         let compress = route.compress && shared.compression.enabled;
         let answer = Answer {
             accept: accept_value,
@@ -195,7 +194,16 @@ impl Routing {
                 Ok(stream) => {
                     let codecs = answer.codecs(shared, route);
                     let produce = answer.produce.clone();
-                    let ctx = RequestContext::new(parts, Bytes::new(), params, matrix, remote, tags, produce, codecs);
+                    let ctx = RequestContext::new(
+                        parts,
+                        Bytes::new(),
+                        found.params,
+                        found.matrix,
+                        remote,
+                        tags,
+                        produce,
+                        codecs,
+                    );
                     self.call(route, answer, received, ctx.with_body_stream(stream))
                 }
                 Err(e) => Serving::Answered(Some(error(e, accept))),
@@ -209,18 +217,19 @@ impl Routing {
                 route,
                 answer,
                 received,
-                RequestContext::new(parts, Bytes::new(), params, matrix, remote, tags, produce, codecs),
+                RequestContext::new(parts, Bytes::new(), found.params, found.matrix, remote, tags, produce, codecs),
             );
         }
         // What reading the body needs of the head, taken from the pass
         // above instead of two hashed lookups.
         let declared = declared_length(heads.content_length);
         let encoded = heads.content_encoding.is_some();
+        let (params, matrix) = (found.params, found.matrix);
         let respond = Respond { routing: self.clone(), route: Arc::clone(route), received, answer };
         drop(table);
         Serving::Read(Box::pin(async move {
             let limit = respond.route.info.max_body;
-            let read = read_body(body, declared, limit).await;
+            let read = read_body(std::pin::pin!(body), declared, limit).await;
             let read = if encoded { read.and_then(|b| compress::request(&parts.headers, b, limit)) } else { read };
             match read {
                 Ok(body) => {
@@ -228,6 +237,16 @@ impl Routing {
                     let (produce, codecs) =
                         (respond.answer.produce.clone(), respond.answer.codecs(shared, &respond.route));
                     let ctx = RequestContext::new(parts, body, params, matrix, remote, tags, produce, codecs);
+                    // An immediate handler answers here, in this future: no
+                    // second future to build, await and move the answer out of.
+                    if let Some(handler) = respond.route.immediate_inline() {
+                        let mut res = match panic::catch_unwind(AssertUnwindSafe(|| handler(&ctx))) {
+                            Ok(res) => res,
+                            Err(_) => crate::executor::panicked(),
+                        };
+                        respond.answer.finish(shared, &respond.route, &mut res);
+                        return res;
+                    }
                     respond.call(ctx).await
                 }
                 Err(e) => error(e, &Accept::new(text(respond.answer.accept.as_ref()))),
@@ -488,56 +507,67 @@ fn declared_length(value: Option<&HeaderValue>) -> Option<u64> {
 /// (most small bodies) is handed over as that piece, neither copied nor
 /// gathered in a list first; several pieces are copied into one buffer,
 /// sized by `Content-Length` when it is sent. Trailers are not kept.
-async fn read_body<B>(body: B, declared: Option<u64>, limit: usize) -> Result<Bytes, HttpError>
+///
+/// The body is read where the caller pinned it, and the state of the read
+/// is one closure's: an `async fn` taking the body would keep a copy of it
+/// in its own future and another where it pins it, which made the future
+/// that reads a request (boxed per request) larger than the allocator
+/// serves from its per-thread cache.
+fn read_body<B>(
+    mut body: Pin<&mut B>,
+    declared: Option<u64>,
+    limit: usize,
+) -> impl Future<Output = Result<Bytes, HttpError>> + Send + '_
 where
     B: http_body::Body<Data = Bytes> + Send + 'static,
     B::Error: Into<BoxError>,
 {
-    let too_large = || {
+    let too_large = move || {
         HttpError::payload_too_large(format!("the request entity is larger than the limit of {limit} bytes"))
             .with("limit", limit)
     };
-    if declared.is_some_and(|n| n > limit as u64) {
-        return Err(too_large());
-    }
-    let mut body = std::pin::pin!(body);
     let mut first: Option<Bytes> = None;
     let mut gathered: Option<BytesMut> = None;
     let mut len = 0usize;
-    while let Some(frame) = std::future::poll_fn(|cx| body.as_mut().poll_frame(cx)).await {
-        let frame = frame.map_err(|e| {
-            let e: BoxError = e.into();
-            if crate::body_timeout::is_body_timeout(&*e) {
-                crate::body_timeout::request_timeout(&*e)
-            } else {
-                HttpError::bad_request(format!("the request body could not be read: {e}"))
+    std::future::poll_fn(move |cx| {
+        if declared.is_some_and(|n| n > limit as u64) {
+            return Poll::Ready(Err(too_large()));
+        }
+        while let Some(frame) = std::task::ready!(body.as_mut().poll_frame(cx)) {
+            let frame = frame.map_err(|e| {
+                let e: BoxError = e.into();
+                if crate::body_timeout::is_body_timeout(&*e) {
+                    crate::body_timeout::request_timeout(&*e)
+                } else {
+                    HttpError::bad_request(format!("the request body could not be read: {e}"))
+                }
+            })?;
+            let Ok(data) = frame.into_data() else { continue };
+            len = len.saturating_add(data.len());
+            if len > limit {
+                return Poll::Ready(Err(too_large()));
             }
-        })?;
-        let Ok(data) = frame.into_data() else { continue };
-        len = len.saturating_add(data.len());
-        if len > limit {
-            return Err(too_large());
+            if data.is_empty() {
+                continue;
+            }
+            if let Some(all) = &mut gathered {
+                all.extend_from_slice(&data);
+            } else if let Some(one) = first.take() {
+                // `declared` is at most `limit` here.
+                let size = declared.map_or(len, |n| usize::try_from(n).unwrap_or(len).max(len));
+                let mut all = BytesMut::with_capacity(size);
+                all.extend_from_slice(&one);
+                all.extend_from_slice(&data);
+                gathered = Some(all);
+            } else {
+                first = Some(data);
+            }
         }
-        if data.is_empty() {
-            continue;
-        }
-        if let Some(all) = &mut gathered {
-            all.extend_from_slice(&data);
-        } else if let Some(one) = first.take() {
-            // `declared` is at most `limit` here.
-            let size = declared.map_or(len, |n| usize::try_from(n).unwrap_or(len).max(len));
-            let mut all = BytesMut::with_capacity(size);
-            all.extend_from_slice(&one);
-            all.extend_from_slice(&data);
-            gathered = Some(all);
-        } else {
-            first = Some(data);
-        }
-    }
-    Ok(match (gathered, first) {
-        (Some(all), _) => all.freeze(),
-        (None, Some(one)) => one,
-        (None, None) => Bytes::new(),
+        Poll::Ready(Ok(match (gathered.take(), first.take()) {
+            (Some(all), _) => all.freeze(),
+            (None, Some(one)) => one,
+            (None, None) => Bytes::new(),
+        }))
     })
 }
 
@@ -702,7 +732,7 @@ mod tests {
         }
         let declared = super::declared_length(headers.get(CONTENT_LENGTH));
         let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
-        rt.block_on(read_body(body, declared, limit)).map_err(|e| e.status())
+        rt.block_on(read_body(std::pin::pin!(body), declared, limit)).map_err(|e| e.status())
     }
 
     #[test]
