@@ -48,6 +48,17 @@ fn a_body_that_stops_arriving_is_408_naming_the_timeout() {
     server.shutdown();
 }
 
+/// A byte every 200 ms, eight times or until the server stops reading
+/// (5 bytes/s: never a stall the body read timeout would see).
+fn trickle(raw: &mut Raw) {
+    for _ in 0..8 {
+        std::thread::sleep(Duration::from_millis(200));
+        if !raw.try_send("x") {
+            break;
+        }
+    }
+}
+
 #[test]
 fn a_body_that_trickles_below_the_minimum_rate_is_408_naming_the_rate() {
     let server = restlight()
@@ -56,16 +67,10 @@ fn a_body_that_trickles_below_the_minimum_rate_is_408_naming_the_rate() {
         .route(post("/echo").handle(|ctx: RequestContext| async move { ctx.body().clone() }))
         .start()
         .unwrap();
-    // A byte every 200 ms (5 bytes/s): never a stall the body read timeout
-    // would see, but far below 50 bytes/s once the grace has passed.
+    // 5 bytes/s: far below 50 bytes/s once the grace has passed.
     let mut raw = Raw::connect(server.local_addr());
     raw.send("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n");
-    for _ in 0..8 {
-        std::thread::sleep(Duration::from_millis(200));
-        if !raw.try_send("x") {
-            break;
-        }
-    }
+    trickle(&mut raw);
     let res = raw.response();
     assert_eq!(res.status, 408);
     assert!(res.text().contains("below the minimum of 50 bytes per second"), "{}", res.text());
@@ -75,12 +80,7 @@ fn a_body_that_trickles_below_the_minimum_rate_is_408_naming_the_rate() {
     // that was already there does not hide the trickle that follows.
     let mut raw = Raw::connect(server.local_addr());
     raw.send(format!("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{}", "z".repeat(20)));
-    for _ in 0..8 {
-        std::thread::sleep(Duration::from_millis(200));
-        if !raw.try_send("x") {
-            break;
-        }
-    }
+    trickle(&mut raw);
     let res = raw.response();
     assert_eq!(res.status, 408);
     assert!(res.text().contains("below the minimum of 50 bytes per second"), "{}", res.text());

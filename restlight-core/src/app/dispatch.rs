@@ -240,14 +240,13 @@ impl Routing {
                     // An immediate handler answers here, in this future: no
                     // second future to build, await and move the answer out of.
                     if let Some(handler) = respond.route.immediate_inline() {
-                        let mut res = match panic::catch_unwind(AssertUnwindSafe(|| handler(&ctx))) {
-                            Ok(res) => res,
-                            Err(_) => crate::executor::panicked(),
-                        };
-                        respond.answer.finish(shared, &respond.route, &mut res);
+                        let mut res = panic::catch_unwind(AssertUnwindSafe(|| handler(&ctx)))
+                            .unwrap_or_else(|_| crate::executor::panicked());
+                        respond.finish(&mut res);
                         return res;
                     }
-                    respond.call(ctx).await
+                    let task = respond.route.handler.call(ctx);
+                    respond.run(task).await
                 }
                 Err(e) => error(e, &Accept::new(text(respond.answer.accept.as_ref()))),
             }
@@ -415,15 +414,6 @@ pub(crate) struct Respond {
 }
 
 impl Respond {
-    /// As [`Routing::call`], for a request whose body was read first.
-    fn call(self, ctx: RequestContext) -> Serving {
-        if let Some(handler) = self.route.immediate_inline() {
-            return answer_now(handler, &ctx, &self.answer, &self.routing.0, &self.route);
-        }
-        let task = self.route.handler.call(ctx);
-        self.run(task)
-    }
-
     /// What is left once the handler has been called and returned `task`:
     /// inline, the handler's future is polled by [`Serving`] itself; on
     /// another executor or within a time limit, by the executor's future.

@@ -63,9 +63,7 @@ impl TimedBody {
             elapsed,
         })
     }
-}
 
-impl TimedBody {
     /// No frame is ready: the piece's deadline, armed on the first such poll.
     #[inline(never)]
     fn wait(&mut self, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
