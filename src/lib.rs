@@ -527,9 +527,9 @@
 pub use restlight_core::BeanParam;
 pub use restlight_core::{
     check_routes, codec, media, router, App, AppBuilder, Body, BoxError, BoxFuture, Created, EmptyStatus, Entity,
-    Error, Executor, ExecutorMetrics, FailFast, FromParam, HttpError, IntoResponse, Json, NoContent, QueueWait,
-    ReceivedAt, RequestContext, Resize, ResizeError, Response, ResponseBuilder, Result, Route, RouteBuilder, RouteInfo,
-    RuntimeExecutor, Scheduler, StartupError, WithStatus, MAX_RESIZE_THREADS,
+    Error, Executor, ExecutorMetrics, FailFast, FromParam, Handler, HttpError, IntoResponse, Json, NoContent,
+    QueueWait, ReceivedAt, RequestContext, Resize, ResizeError, Response, ResponseBuilder, Result, Route, RouteBuilder,
+    RouteInfo, RuntimeExecutor, Scheduler, StartupError, WithStatus, MAX_RESIZE_THREADS,
 };
 pub use restlight_core::{delete, get, head, options, patch, post, put, route};
 pub use restlight_core::{filter, integer, intercept, layer, mapper};

@@ -14,6 +14,7 @@ pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
 type HandlerFn = dyn Fn(RequestContext) -> BoxFuture<Response> + Send + Sync;
 pub(crate) type ImmediateFn = dyn Fn(&RequestContext) -> Response + Send + Sync;
+pub(crate) type NoInputFn = dyn Fn() -> Response + Send + Sync;
 
 /// A route's handler: takes the request, yields the response.
 ///
@@ -28,6 +29,18 @@ enum Call {
     Later(Arc<HandlerFn>),
     /// Answers when called: nothing in it waits (see [`Handler::immediate`]).
     Now(Arc<ImmediateFn>),
+    /// Answers when called and reads nothing of the request (see
+    /// [`Handler::immediate_no_input`]).
+    NoInput(Arc<NoInputFn>),
+}
+
+/// The function of an immediate handler, as the dispatcher calls it.
+#[derive(Clone, Copy)]
+pub(crate) enum Immediate<'a> {
+    /// Reads the request where it lies.
+    Reads(&'a ImmediateFn),
+    /// Reads nothing of the request: no context is built for it.
+    NoInput(&'a NoInputFn),
 }
 
 impl Handler {
@@ -53,8 +66,48 @@ impl Handler {
         Self(Call::Now(Arc::new(f)))
     }
 
+    /// Wraps a function that answers without waiting for anything and
+    /// without reading the request: its answer depends on nothing the
+    /// client sent. The response is written as any handler's is (the
+    /// negotiated `Content-Type`, HEAD, compression), and a panic is
+    /// answered 500 with problem details.
+    ///
+    /// By default it behaves as [`immediate`](Self::immediate) would: a
+    /// route run inline on the IO executor without a time limit calls it
+    /// where the request is dispatched, and there, when the request has no
+    /// body to read, no request context is built for it at all. On any
+    /// other executor, within a time limit, or behind interceptors, it runs
+    /// as a future, and [`call`](Self::call) works as for any handler.
+    /// (The annotated routes whose `async fn` has no `.await` and no
+    /// parameter besides `&self` are built this way.)
+    ///
+    /// ```
+    /// use restlight_core::{get, test::MockClient, AppBuilder, Handler, IntoResponse};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let hello = Handler::immediate_no_input(|| "hello".into_response());
+    /// let app = AppBuilder::new().route(get("/hello").handler(hello)).build().unwrap();
+    /// let client = MockClient::new(app);
+    /// let res = client.get("/hello").send().await;
+    /// assert_eq!(res.status(), 200);
+    /// assert_eq!(res.text(), "hello");
+    /// assert_eq!(res.header("content-type"), Some("text/plain; charset=utf-8"));
+    /// // HEAD is answered by the GET route, with the same headers and no body.
+    /// let head = client.request(http::Method::HEAD, "/hello").send().await;
+    /// assert_eq!(head.status(), 200);
+    /// assert_eq!(head.text(), "");
+    /// # }
+    /// ```
+    pub fn immediate_no_input<F>(f: F) -> Self
+    where
+        F: Fn() -> Response + Send + Sync + 'static,
+    {
+        Self(Call::NoInput(Arc::new(f)))
+    }
+
     /// Runs the handler. A handler made by [`immediate`](Self::immediate)
-    /// runs when the future is first polled, not now.
+    /// or [`immediate_no_input`](Self::immediate_no_input) runs when the
+    /// future is first polled, not now.
     #[must_use]
     pub fn call(&self, ctx: RequestContext) -> BoxFuture<Response> {
         match &self.0 {
@@ -63,13 +116,20 @@ impl Handler {
                 let f = Arc::clone(f);
                 Box::pin(async move { f(&ctx) })
             }
+            Call::NoInput(f) => {
+                let f = Arc::clone(f);
+                drop(ctx);
+                Box::pin(async move { f() })
+            }
         }
     }
 
-    /// The function of a handler made by [`immediate`](Self::immediate).
-    pub(crate) fn as_immediate(&self) -> Option<&ImmediateFn> {
+    /// The function of a handler made by [`immediate`](Self::immediate) or
+    /// [`immediate_no_input`](Self::immediate_no_input).
+    pub(crate) fn as_immediate(&self) -> Option<Immediate<'_>> {
         match &self.0 {
-            Call::Now(f) => Some(&**f),
+            Call::Now(f) => Some(Immediate::Reads(&**f)),
+            Call::NoInput(f) => Some(Immediate::NoInput(&**f)),
             Call::Later(_) => None,
         }
     }

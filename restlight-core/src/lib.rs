@@ -103,7 +103,7 @@ pub use executor::{
     Executor, ExecutorMetrics, FailFast, QueueWait, ReceivedAt, Resize, ResizeError, RuntimeExecutor, Scheduler,
     DEFAULT_QUEUE, MAX_RESIZE_THREADS,
 };
-pub use handler::BoxFuture;
+pub use handler::{BoxFuture, Handler};
 pub use mapper::{ExceptionMapper, Failure, Fallible};
 pub use meta::{ParamMeta, ParamSource};
 pub use multipart::{Field, Multipart, MultipartFile, MultipartLimits, SpooledFile};

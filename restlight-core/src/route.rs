@@ -423,6 +423,15 @@ impl RouteBuilder {
         self.finish(handler, false, name)
     }
 
+    /// Finishes the route with a [`Handler`] built by hand, for example
+    /// one made by [`Handler::immediate_no_input`]. It runs on the route's
+    /// executor (the default one unless [`scheduled`](Self::scheduled)
+    /// names another), as [`handle`](Self::handle)'s would.
+    pub fn handler(self, handler: Handler) -> Route {
+        let name = self.default_name();
+        self.finish(handler, false, name)
+    }
+
     /// Finishes the route with a blocking handler: it runs on the business
     /// executor (or the named one), never on an IO thread.
     pub fn handle_blocking<F, R>(self, f: F) -> Route

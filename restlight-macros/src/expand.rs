@@ -130,6 +130,9 @@ fn route(
         });
         per_request.push(quote!(let __this = ::std::sync::Arc::clone(&__this);));
     }
+    // An immediate handler borrows the resource from its closure: the
+    // clone above (first in `per_request`) is only for futures that own it.
+    let borrowed_per_request = per_request.len();
 
     let local = res.map(|r| local_handlers(r, &p, &this_ref));
     let name = route_name(route, res);
@@ -326,8 +329,21 @@ fn route(
     let immediate = route.is_async
         && !route.waits
         && !route.params.iter().any(|param| matches!(param.source(), Some(Source::Part | Source::Resolve)));
-    let handler = if immediate {
+    // Nothing read from the request at all (no parameter besides `&self`;
+    // exception handlers and `#[response_status]` read only the answer):
+    // `Handler::immediate_no_input`, for which a request on an inline
+    // route without a body builds no `RequestContext`.
+    let no_input = immediate && route.params.is_empty();
+    let handler = if no_input {
         let respond = respond_to(quote!(#p::ready_now(#callee(#receiver #(#args),*))));
+        quote! {
+            #p::Handler::immediate_no_input(move || -> #p::Response {
+                #respond
+            })
+        }
+    } else if immediate {
+        let respond = respond_to(quote!(#p::ready_now(#callee(#receiver #(#args),*))));
+        let per_request = &per_request[borrowed_per_request..];
         quote! {
             #p::Handler::immediate(move |__req: &#p::RequestContext| -> #p::Response {
                 #(#per_request)*

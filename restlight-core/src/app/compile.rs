@@ -57,9 +57,11 @@ pub(crate) struct CompiledRoute {
 
 impl CompiledRoute {
     /// The handler, when it answers where the request is routed: an
-    /// [immediate](crate::Handler::immediate) one on the IO executor,
-    /// without a time limit.
-    pub(crate) fn immediate_inline(&self) -> Option<&crate::handler::ImmediateFn> {
+    /// [immediate](crate::Handler::immediate) one (or one that reads
+    /// nothing, [`immediate_no_input`](crate::Handler::immediate_no_input))
+    /// on the IO executor, without a time limit. A route behind
+    /// interceptors has a handler of their pipeline, never an immediate one.
+    pub(crate) fn immediate_inline(&self) -> Option<crate::handler::Immediate<'_>> {
         if self.exec.is_inline() && self.info.timeout.is_none() {
             self.handler.as_immediate()
         } else {

@@ -35,7 +35,7 @@ use crate::codec::{self, Codec, Codecs, EntityCodecs};
 use crate::compress::{self, CompressOptions};
 use crate::error::{BoxError, HttpError};
 use crate::executor::ReceivedAt;
-use crate::handler::BoxFuture;
+use crate::handler::{BoxFuture, Immediate};
 use crate::media::{best_of, Accept, MediaType};
 use crate::request::RequestContext;
 use crate::response::{IntoResponse, Response, TEXT_PLAIN};
@@ -146,13 +146,13 @@ impl Routing {
             table.router.lookup_accepting(&parts.method, &path[..url.path_len], content_type, &first, &facts);
         let fallback;
         let mut accept = &first;
-        let mut accept_value = if url_accept.is_some() { url_accept.clone() } else { heads.accept.cloned() };
+        let mut accept_value = url_accept.as_ref().or(heads.accept);
         if url.stripped && matches!(lookup, Err(RouteError::NotFound)) {
             // No route without the suffix: route the path as sent.
             url = FromUrl { path_len: path.len(), codec: None, stripped: false };
             fallback = Accept::new(header_text);
             accept = &fallback;
-            accept_value = heads.accept.cloned();
+            accept_value = heads.accept;
             lookup = table.router.lookup_accepting(&parts.method, path, content_type, accept, &facts);
         }
         let found = match lookup {
@@ -173,12 +173,33 @@ impl Routing {
         // for that future.
         let route = &table.routes[found.index];
         let compress = route.compress && shared.compression.enabled;
+        let accept_encoding = if compress { heads.accept_encoding } else { None };
+        // A handler that reads nothing of the request, on a route run
+        // inline without a time limit, with no body to read: it answers
+        // now, and no request context is built for it (the head, the
+        // captures and the tags are dropped with this call). Its answer is
+        // written with what routing read, borrowed where it lies: the
+        // `Accept` (its ranges parsed at most once), the negotiated type.
+        if let Some(Immediate::NoInput(handler)) = route.immediate_inline() {
+            if !route.stream_body && body.is_end_stream() {
+                let how = Finish {
+                    accept,
+                    url_codec: url.codec.as_ref(),
+                    produce: found.produce,
+                    accept_encoding,
+                    head: found.head_from_get,
+                    compress,
+                    mark,
+                };
+                return answer_now(|| handler(), |res| how.finish(shared, route, res));
+            }
+        }
         let answer = Answer {
-            accept: accept_value,
+            accept: accept_value.cloned(),
             url_codec: url.codec,
             produce: found.produce.cloned(),
             head: found.head_from_get,
-            accept_encoding: if compress { heads.accept_encoding.cloned() } else { None },
+            accept_encoding: accept_encoding.cloned(),
             compress,
             mark,
         };
@@ -233,13 +254,21 @@ impl Routing {
             let read = if encoded { read.and_then(|b| compress::request(&parts.headers, b, limit)) } else { read };
             match read {
                 Ok(body) => {
+                    // A handler that reads nothing needs no context (its
+                    // body was read, and its limit checked, all the same).
+                    if let Some(Immediate::NoInput(handler)) = respond.route.immediate_inline() {
+                        let mut res = panic::catch_unwind(AssertUnwindSafe(handler))
+                            .unwrap_or_else(|_| crate::executor::panicked());
+                        respond.finish(&mut res);
+                        return res;
+                    }
                     let shared = &*respond.routing.0;
                     let (produce, codecs) =
                         (respond.answer.produce.clone(), respond.answer.codecs(shared, &respond.route));
                     let ctx = RequestContext::new(parts, body, params, matrix, remote, tags, produce, codecs);
                     // An immediate handler answers here, in this future: no
                     // second future to build, await and move the answer out of.
-                    if let Some(handler) = respond.route.immediate_inline() {
+                    if let Some(Immediate::Reads(handler)) = respond.route.immediate_inline() {
                         let mut res = panic::catch_unwind(AssertUnwindSafe(|| handler(&ctx)))
                             .unwrap_or_else(|_| crate::executor::panicked());
                         respond.finish(&mut res);
@@ -267,8 +296,15 @@ impl Routing {
         received: Option<Instant>,
         ctx: RequestContext,
     ) -> Serving {
-        if let Some(handler) = route.immediate_inline() {
-            return answer_now(handler, &ctx, &answer, &self.0, route);
+        match route.immediate_inline() {
+            Some(Immediate::Reads(handler)) => {
+                return answer_now(|| handler(&ctx), |res| answer.finish(&self.0, route, res));
+            }
+            // Reached with a streamed body, which it does not read.
+            Some(Immediate::NoInput(handler)) => {
+                return answer_now(|| handler(), |res| answer.finish(&self.0, route, res));
+            }
+            None => {}
         }
         let task = route.handler.call(ctx);
         Respond { routing: self.clone(), route: Arc::clone(route), received, answer }.run(task)
@@ -367,14 +403,44 @@ impl Answer {
 
     /// Writes the handler's answer, where it lies.
     fn finish(&self, shared: &Shared, route: &Arc<CompiledRoute>, res: &mut Response) {
+        let accept = Accept::new(text(self.accept.as_ref()));
+        let how = Finish {
+            accept: &accept,
+            url_codec: self.url_codec.as_ref(),
+            produce: self.produce.as_ref(),
+            accept_encoding: self.accept_encoding.as_ref(),
+            head: self.head,
+            compress: self.compress,
+            mark: self.mark,
+        };
+        how.finish(shared, route, res);
+    }
+}
+
+/// What writing a handler's answer reads, borrowed: from an [`Answer`],
+/// or, for a handler called where the request was routed, from what
+/// routing read, where it lies.
+struct Finish<'a, 'b> {
+    accept: &'a Accept<'b>,
+    url_codec: Option<&'a Arc<dyn Codec>>,
+    produce: Option<&'a MediaType>,
+    accept_encoding: Option<&'a HeaderValue>,
+    head: bool,
+    compress: bool,
+    mark: bool,
+}
+
+impl Finish<'_, '_> {
+    /// Writes the handler's answer, where it lies.
+    fn finish(&self, shared: &Shared, route: &Arc<CompiledRoute>, res: &mut Response) {
         log_internal_error(route, res);
-        let forced = route.response_codec.as_ref().or(self.url_codec.as_ref());
+        let forced = route.response_codec.as_ref().or(self.url_codec);
         let written =
-            Written { codecs: &shared.codecs, produces: &route.entry.produces, forced, produce: self.produce.as_ref() };
-        write_in_place(res, &written, &Accept::new(text(self.accept.as_ref())), self.head);
+            Written { codecs: &shared.codecs, produces: &route.entry.produces, forced, produce: self.produce };
+        write_in_place(res, &written, self.accept, self.head);
         if self.compress {
             let plain = std::mem::replace(res, Response::new(Body::empty()));
-            *res = compress::response(plain, self.accept_encoding.as_ref(), shared.compression);
+            *res = compress::response(plain, self.accept_encoding, shared.compression);
         }
         if self.mark {
             res.extensions_mut().insert(MatchedRoute(Arc::clone(route)));
@@ -387,19 +453,13 @@ impl Answer {
 /// the context where it lies, and its answer is stored from inside the
 /// catch, not returned through it (which moved it twice more).
 #[inline]
-fn answer_now(
-    handler: &crate::handler::ImmediateFn,
-    ctx: &RequestContext,
-    answer: &Answer,
-    shared: &Shared,
-    route: &Arc<CompiledRoute>,
-) -> Serving {
+fn answer_now(handler: impl FnOnce() -> Response, finish: impl FnOnce(&mut Response)) -> Serving {
     let mut serving = Serving::Answered(None);
     if let Serving::Answered(slot) = &mut serving {
-        if panic::catch_unwind(AssertUnwindSafe(|| *slot = Some(handler(ctx)))).is_err() {
+        if panic::catch_unwind(AssertUnwindSafe(|| *slot = Some(handler()))).is_err() {
             *slot = Some(crate::executor::panicked());
         }
-        answer.finish(shared, route, slot.get_or_insert_with(crate::executor::panicked));
+        finish(slot.get_or_insert_with(crate::executor::panicked));
     }
     serving
 }
