@@ -431,7 +431,10 @@ struct Finish<'a, 'b> {
 }
 
 impl Finish<'_, '_> {
-    /// Writes the handler's answer, where it lies.
+    /// Writes the handler's answer, where it lies. Inlined into both
+    /// callers: as a call of its own from [`Answer::finish`] it cost the
+    /// routes that build a context some 30 instructions per request.
+    #[inline(always)]
     fn finish(&self, shared: &Shared, route: &Arc<CompiledRoute>, res: &mut Response) {
         log_internal_error(route, res);
         let forced = route.response_codec.as_ref().or(self.url_codec);
