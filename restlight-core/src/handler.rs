@@ -58,7 +58,9 @@ impl Handler {
     /// its answer needs no boxed future and the request is not moved; on
     /// any other executor, or within a time limit, it runs there as
     /// [`new`](Self::new)'s future would. (The annotated routes whose
-    /// `async fn` body has no `.await` are built this way.)
+    /// `async fn` body has no `.await` and that read a parameter are built
+    /// this way; those that read none, with
+    /// [`immediate_no_input`](Self::immediate_no_input).)
     pub fn immediate<F>(f: F) -> Self
     where
         F: Fn(&RequestContext) -> Response + Send + Sync + 'static,

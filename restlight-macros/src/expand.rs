@@ -25,6 +25,12 @@
 //!     inventory::submit! { RouteDescriptor { .. } }
 //! };
 //! ```
+//!
+//! An `async fn` that cannot wait (no `.await`, no macro call) is instead
+//! `Handler::immediate(move |__req: &RequestContext| ..)`, its future polled
+//! once where it is called, the resource borrowed from the closure; one that
+//! also has no parameter besides `&self` is
+//! `Handler::immediate_no_input(move || ..)`.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};

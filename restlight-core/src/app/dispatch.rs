@@ -191,7 +191,7 @@ impl Routing {
                     compress,
                     mark,
                 };
-                return answer_now(|| handler(), |res| how.finish(shared, route, res));
+                return answer_now(handler, |res| how.finish(shared, route, res));
             }
         }
         let answer = Answer {
@@ -256,7 +256,8 @@ impl Routing {
                 Ok(body) => {
                     // A handler that reads nothing needs no context (its
                     // body was read, and its limit checked, all the same).
-                    if let Some(Immediate::NoInput(handler)) = respond.route.immediate_inline() {
+                    let immediate = respond.route.immediate_inline();
+                    if let Some(Immediate::NoInput(handler)) = immediate {
                         let mut res = panic::catch_unwind(AssertUnwindSafe(handler))
                             .unwrap_or_else(|_| crate::executor::panicked());
                         respond.finish(&mut res);
@@ -268,7 +269,7 @@ impl Routing {
                     let ctx = RequestContext::new(parts, body, params, matrix, remote, tags, produce, codecs);
                     // An immediate handler answers here, in this future: no
                     // second future to build, await and move the answer out of.
-                    if let Some(Immediate::Reads(handler)) = respond.route.immediate_inline() {
+                    if let Some(Immediate::Reads(handler)) = immediate {
                         let mut res = panic::catch_unwind(AssertUnwindSafe(|| handler(&ctx)))
                             .unwrap_or_else(|_| crate::executor::panicked());
                         respond.finish(&mut res);
@@ -302,7 +303,7 @@ impl Routing {
             }
             // Reached with a streamed body, which it does not read.
             Some(Immediate::NoInput(handler)) => {
-                return answer_now(|| handler(), |res| answer.finish(&self.0, route, res));
+                return answer_now(handler, |res| answer.finish(&self.0, route, res));
             }
             None => {}
         }
