@@ -268,13 +268,21 @@ impl SuffixIndex {
         self.by_len[at].1.entry(suffix.into()).or_default().push(tail);
     }
 
-    /// The tails that can match `raw` (which has no `%`), in no particular order.
-    fn candidates<'a>(&'a self, raw: &'a str) -> impl Iterator<Item = usize> + 'a {
-        let filed = self.by_len.iter().filter_map(move |(len, map)| {
-            let start = raw.len().checked_sub(*len)?;
-            map.get(raw.get(start..)?)
-        });
-        self.rest.iter().chain(filed.flatten()).copied()
+    /// Pushes the tails that can match `raw` (which has no `%`) on `out`, in
+    /// no particular order. One push per tail: collecting a chain of
+    /// iterators into the list cost more than the tails' regexes.
+    fn candidates(&self, raw: &str, out: &mut SmallVec<[usize; 8]>) {
+        for &tail in &self.rest {
+            out.push(tail);
+        }
+        for (len, map) in &self.by_len {
+            let Some(start) = raw.len().checked_sub(*len) else { continue };
+            if let Some(tails) = raw.get(start..).and_then(|suffix| map.get(suffix)) {
+                for &tail in tails {
+                    out.push(tail);
+                }
+            }
+        }
     }
 }
 
@@ -689,11 +697,14 @@ impl<'a, S: Segments> Search<'a, S> {
         let path = self.path;
         let start = path.range(seg).0;
         let rest = &path.raw()[start..];
-        let mut candidates: SmallVec<[usize; 8]> = if path.may_escape() && rest.contains('%') {
-            (0..n.tails.len()).collect()
+        let mut candidates: SmallVec<[usize; 8]> = SmallVec::new();
+        if path.may_escape() && rest.contains('%') {
+            for i in 0..n.tails.len() {
+                candidates.push(i);
+            }
         } else {
-            n.suffixes.candidates(rest).collect()
-        };
+            n.suffixes.candidates(rest, &mut candidates);
+        }
         candidates.sort_unstable_by_key(|&i| n.tails[i].group);
         for i in candidates {
             let tail = &n.tails[i];
