@@ -99,10 +99,10 @@ struct Node {
     linear: bool,
 }
 
-/// The literal children of a node, by segment text. A few are found by a
-/// binary search of their heads (a length and a four-byte prefix in one
-/// word), then the text is compared: cheaper than hashing the segment.
-/// Many are looked up in a hash map.
+/// The literal children of a node, by segment text. A few are found in a
+/// small open-addressed table by their heads (a length and a four-byte
+/// prefix in one word), then the text is compared: cheaper than hashing
+/// the segment. Many are looked up in a hash map.
 #[derive(Debug, Default)]
 struct Literals {
     /// While the tree is built, and for more than [`FEW`] children.
@@ -110,9 +110,14 @@ struct Literals {
     /// [`head`] of each key of `few`, in the same order.
     heads: Vec<u64>,
     few: Vec<(Box<str>, usize)>,
+    /// The table over `few`: a power of two of slots, at least twice as
+    /// many as children (so some slot is always empty), each 0 when empty
+    /// or 1 + the index of a child in `few`; a head's first slot is
+    /// [`slot_of`], then the next ones, wrapping around.
+    slots: Box<[u8]>,
 }
 
-/// The most literal children compared one by one.
+/// The most literal children in a node's small table.
 const FEW: usize = 32;
 
 /// A segment's length and its first four bytes, in one word.
@@ -125,12 +130,19 @@ fn head(text: &str) -> u64 {
     (b.len() as u64) << 32 | u64::from(prefix)
 }
 
+/// The first slot of a child whose key has `head`, in a table of `mask` +
+/// 1 slots: the head's bits mixed by a multiplication, the high ones kept.
+#[inline]
+fn slot_of(head: u64, mask: usize) -> usize {
+    (head.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize & mask
+}
+
 impl Literals {
     /// The child for segment `text`. Inlined for the node without literal
     /// children (most nodes below a variable), which answers at once.
     #[inline]
     fn get(&self, text: &str) -> Option<usize> {
-        if self.heads.is_empty() && self.map.is_empty() {
+        if self.slots.is_empty() && self.map.is_empty() {
             return None;
         }
         self.search(text)
@@ -140,18 +152,19 @@ impl Literals {
         if !self.map.is_empty() {
             return self.map.get(text).copied();
         }
-        // `heads` is sorted: a binary search finds the first child with
-        // this head, and any others with the same head follow it.
         let head = head(text);
-        let mut at = self.heads.partition_point(|&h| h < head);
-        while self.heads.get(at) == Some(&head) {
-            let (key, child) = &self.few[at];
-            if **key == *text {
-                return Some(*child);
+        let mask = self.slots.len() - 1;
+        let mut at = slot_of(head, mask);
+        loop {
+            let i = usize::from(*self.slots.get(at)?).checked_sub(1)?;
+            if self.heads.get(i) == Some(&head) {
+                let (key, child) = self.few.get(i)?;
+                if **key == *text {
+                    return Some(*child);
+                }
             }
-            at += 1;
+            at = (at + 1) & mask;
         }
-        None
     }
 
     /// Adds a child, once the tree is built: `count` is how many the node
@@ -166,14 +179,22 @@ impl Literals {
         }
     }
 
-    /// Orders the list of up to [`FEW`] children by their heads, for the
-    /// binary search.
+    /// Makes the table of up to [`FEW`] children.
     fn finish(&mut self) {
         if self.few.is_empty() {
             return;
         }
-        self.few.sort_unstable_by(|(a, _), (b, _)| (head(a), a).cmp(&(head(b), b)));
         self.heads = self.few.iter().map(|(key, _)| head(key)).collect();
+        let mask = (self.few.len() * 2).next_power_of_two() - 1;
+        let mut slots = vec![0_u8; mask + 1];
+        for (i, &head) in self.heads.iter().enumerate() {
+            let mut at = slot_of(head, mask);
+            while slots[at] != 0 {
+                at = (at + 1) & mask;
+            }
+            slots[at] = u8::try_from(i + 1).unwrap_or(u8::MAX);
+        }
+        self.slots = slots.into_boxed_slice();
     }
 }
 
@@ -360,7 +381,7 @@ impl Tree {
         }
         for node in &mut self.nodes {
             node.literal.finish();
-            let literals = !node.literal.heads.is_empty() || !node.literal.map.is_empty();
+            let literals = !node.literal.slots.is_empty() || !node.literal.map.is_empty();
             node.linear = node.tails.is_none() && (node.patterns.is_empty() || (!literals && node.patterns.len() == 1));
         }
         let mut finals = Vec::new();
