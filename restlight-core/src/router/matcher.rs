@@ -100,41 +100,62 @@ struct Node {
 }
 
 /// The literal children of a node, by segment text. A few are found in a
-/// small open-addressed table by their heads (a length and a four-byte
-/// prefix in one word), then the text is compared: cheaper than hashing
-/// the segment. Many are looked up in a hash map.
+/// small open-addressed table by their text read as two words (see
+/// [`words`]): a segment of up to 16 bytes is compared in two word
+/// comparisons and its length, cheaper than hashing the segment or
+/// comparing bytes. Many are looked up in a hash map.
 #[derive(Debug, Default)]
 struct Literals {
     /// While the tree is built, and for more than [`FEW`] children.
     map: HashMap<Box<str>, usize>,
-    /// [`head`] of each key of `few`, in the same order.
-    heads: Vec<u64>,
-    few: Vec<(Box<str>, usize)>,
+    /// Up to [`FEW`] children.
+    few: Vec<Key>,
     /// The table over `few`: a power of two of slots, at least twice as
     /// many as children (so some slot is always empty), each 0 when empty
-    /// or 1 + the index of a child in `few`; a head's first slot is
-    /// [`slot_of`], then the next ones, wrapping around.
+    /// or 1 + the index of a child in `few`; a key's first slot is
+    /// [`slot_of`] its words, then the next ones, wrapping around.
     slots: Box<[u8]>,
+}
+
+/// One of a node's few literal children.
+#[derive(Debug)]
+struct Key {
+    /// [`words`] of `text`.
+    words: [u64; 2],
+    text: Box<str>,
+    child: usize,
 }
 
 /// The most literal children in a node's small table.
 const FEW: usize = 32;
 
-/// A segment's length and its first four bytes, in one word.
-fn head(text: &str) -> u64 {
+/// The bytes of a segment as two words, which tell apart any two texts of
+/// the same length up to 16 bytes: its first and last eight bytes (which
+/// overlap below 16), its first and last four below 8, its first, middle and
+/// last byte below 4. Longer texts share their first 16 bytes' words.
+#[inline]
+fn words(text: &str) -> [u64; 2] {
     let b = text.as_bytes();
-    let prefix = match b {
-        [a, b, c, d, ..] => u32::from_le_bytes([*a, *b, *c, *d]),
-        _ => b.iter().rev().fold(0, |word, &x| word << 8 | u32::from(x)),
-    };
-    (b.len() as u64) << 32 | u64::from(prefix)
+    let n = b.len();
+    let first = |b: &[u8]| b.first_chunk().map_or(0, |w| u64::from_le_bytes(*w));
+    let last = |b: &[u8]| b.last_chunk().map_or(0, |w| u64::from_le_bytes(*w));
+    let half = |w: Option<&[u8; 4]>| w.map_or(0, |w| u64::from(u32::from_le_bytes(*w)));
+    match n {
+        16.. => [first(b), first(&b[8..])],
+        8.. => [first(b), last(b)],
+        4.. => [half(b.first_chunk()) | half(b.last_chunk()) << 32, 0],
+        1.. => [u64::from(b[0]) | u64::from(b[n / 2]) << 8 | u64::from(b[n - 1]) << 16, 0],
+        0 => [0, 0],
+    }
 }
 
-/// The first slot of a child whose key has `head`, in a table of `mask` +
-/// 1 slots: the head's bits mixed by a multiplication, the high ones kept.
+/// The first slot of a child whose text of `len` bytes has `words`, in a
+/// table of `mask` + 1 slots: the bits mixed by a multiplication, the high
+/// ones kept.
 #[inline]
-fn slot_of(head: u64, mask: usize) -> usize {
-    (head.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize & mask
+fn slot_of(words: [u64; 2], len: usize, mask: usize) -> usize {
+    let mixed = words[0] ^ words[1].rotate_left(29) ^ len as u64;
+    (mixed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize & mask
 }
 
 impl Literals {
@@ -152,16 +173,18 @@ impl Literals {
         if !self.map.is_empty() {
             return self.map.get(text).copied();
         }
-        let head = head(text);
+        let words = words(text);
         let mask = self.slots.len() - 1;
-        let mut at = slot_of(head, mask);
+        let mut at = slot_of(words, text.len(), mask);
         loop {
             let i = usize::from(*self.slots.get(at)?).checked_sub(1)?;
-            if self.heads.get(i) == Some(&head) {
-                let (key, child) = self.few.get(i)?;
-                if **key == *text {
-                    return Some(*child);
-                }
+            let key = self.few.get(i)?;
+            // Up to 16 bytes, equal words and lengths are equal texts.
+            if key.text.len() == text.len()
+                && key.words == words
+                && (text.len() <= 16 || key.text.as_bytes().get(16..) == text.as_bytes().get(16..))
+            {
+                return Some(key.child);
             }
             at = (at + 1) & mask;
         }
@@ -175,7 +198,7 @@ impl Literals {
             self.map.insert(text.into(), child);
         } else {
             self.few.reserve_exact(count - self.few.len());
-            self.few.push((text.into(), child));
+            self.few.push(Key { words: words(text), text: text.into(), child });
         }
     }
 
@@ -184,11 +207,10 @@ impl Literals {
         if self.few.is_empty() {
             return;
         }
-        self.heads = self.few.iter().map(|(key, _)| head(key)).collect();
         let mask = (self.few.len() * 2).next_power_of_two() - 1;
         let mut slots = vec![0_u8; mask + 1];
-        for (i, &head) in self.heads.iter().enumerate() {
-            let mut at = slot_of(head, mask);
+        for (i, key) in self.few.iter().enumerate() {
+            let mut at = slot_of(key.words, key.text.len(), mask);
             while slots[at] != 0 {
                 at = (at + 1) & mask;
             }
