@@ -48,7 +48,7 @@ impl Names {
     }
 
     /// The first `len` names as a list of their own, to push to.
-    fn to_own(&mut self, len: usize) -> &mut Vec<Arc<str>> {
+    fn make_own(&mut self, len: usize) -> &mut Vec<Arc<str>> {
         if let Names::Shared(names) = self {
             *self = Names::Own(names.iter().take(len).cloned().collect());
         }
@@ -137,7 +137,7 @@ impl PathParams {
     /// Adds a value (for tests and hand-built requests; the router fills these).
     pub fn push(&mut self, name: impl Into<Arc<str>>, value: impl AsRef<str>) {
         let name = name.into();
-        let names = self.names.to_own(self.entries.len());
+        let names = self.names.make_own(self.entries.len());
         self.repeats = self.repeats || names.contains(&name);
         names.push(name);
         self.push_matched(value, 0..0);
