@@ -202,7 +202,65 @@ pub(crate) struct Scan<'p> {
     /// The text after the first `?`, if any.
     pub(crate) query: Option<&'p str>,
     /// Offsets of the `/` inside `body`.
-    slashes: SmallVec<[u32; 16]>,
+    slashes: Slashes,
+}
+
+/// The most `/` a scan keeps in place; a path with more keeps them all in
+/// a vector instead.
+const INLINE_SLASHES: usize = 16;
+
+/// The offsets of the `/` of a path: in a fixed array for up to
+/// [`INLINE_SLASHES`] of them, so that recording one is a store and an
+/// increment; in a vector, all of them, for a path with more.
+#[derive(Debug)]
+struct Slashes {
+    len: usize,
+    inline: [u32; INLINE_SLASHES],
+    /// Empty until the array is full; then every offset, the array's too.
+    spilled: Vec<u32>,
+}
+
+impl Slashes {
+    #[inline(always)]
+    fn new() -> Self {
+        Slashes { len: 0, inline: [0; INLINE_SLASHES], spilled: Vec::new() }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, at: u32) {
+        match self.inline.get_mut(self.len) {
+            Some(slot) => *slot = at,
+            None => self.spill(at),
+        }
+        self.len += 1;
+    }
+
+    /// Records `at` past the array's end.
+    #[cold]
+    #[inline(never)]
+    fn spill(&mut self, at: u32) {
+        if self.spilled.is_empty() {
+            self.spilled.extend_from_slice(&self.inline);
+        }
+        self.spilled.push(at);
+    }
+
+    /// Forgets the last offset.
+    #[inline]
+    fn pop(&mut self) {
+        if self.len > INLINE_SLASHES {
+            self.spilled.pop();
+        }
+        self.len = self.len.saturating_sub(1);
+    }
+
+    #[inline]
+    fn as_slice(&self) -> &[u32] {
+        match self.inline.get(..self.len) {
+            Some(slashes) => slashes,
+            None => &self.spilled,
+        }
+    }
 }
 
 /// The bytes [`Scan::of`] stops at: `/ ? # % ;` and NUL.
@@ -245,7 +303,7 @@ impl<'p> Scan<'p> {
         // found are offsets in the body.
         let start = usize::from(bytes.first() == Some(&b'/'));
         let rest = &bytes[start..];
-        let mut slashes: SmallVec<[u32; 16]> = SmallVec::new();
+        let mut slashes = Slashes::new();
         let mut plain = true;
         let mut end = rest.len();
         let mut query = None;
@@ -298,7 +356,7 @@ impl<'p> Scan<'p> {
     /// The plain body read in place (`None` unless [`plain`](Self::plain)).
     #[inline]
     pub(crate) fn plain_path(&self) -> Option<PlainPath<'_, 'p>> {
-        self.plain.then_some(PlainPath { body: self.body, slashes: &self.slashes })
+        self.plain.then_some(PlainPath { body: self.body, slashes: self.slashes.as_slice() })
     }
 
     /// [`parse_body`] of the scanned body, splitting a plain body at the
@@ -310,7 +368,7 @@ impl<'p> Scan<'p> {
         let body = self.body;
         let mut parsed = ParsedPath::new(body);
         let mut start = 0;
-        for &end in &self.slashes {
+        for &end in self.slashes.as_slice() {
             let (from, to) = (start as usize, end as usize);
             parsed.segments.push(Segment { start, end, text: Some(&body[from..to]) });
             start = end + 1;

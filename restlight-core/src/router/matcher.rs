@@ -1,8 +1,9 @@
 //! The compiled matcher: a hash table for static paths and a segment trie for
 //! the rest, walked over the request path's segments (read in place for a
-//! plain path, see `decode::Segments`). Literal segments are found by a
-//! binary search of a node's literal children (a hash lookup when it has
-//! more than 32), a segment that is one variable without a regex is taken
+//! plain path, see `decode::Segments`). Literal segments are found in a
+//! node's small open-addressed table of literal children, compared as two
+//! words and a length (a hash lookup when it has more than 32), a segment
+//! that is one variable without a regex is taken
 //! whole, other variables without a regex are matched by plain string
 //! scanning; constrained variables are matched against the raw segment,
 //! and multi-segment variables against the raw rest of the path, by a
@@ -99,30 +100,63 @@ struct Node {
     linear: bool,
 }
 
-/// The literal children of a node, by segment text. A few are found by a
-/// binary search of their heads (a length and a four-byte prefix in one
-/// word), then the text is compared: cheaper than hashing the segment.
-/// Many are looked up in a hash map.
+/// The literal children of a node, by segment text. A few are found in a
+/// small open-addressed table by their text read as two words (see
+/// [`words`]): a segment of up to 16 bytes is compared in two word
+/// comparisons and its length, cheaper than hashing the segment or
+/// comparing bytes. Many are looked up in a hash map.
 #[derive(Debug, Default)]
 struct Literals {
     /// While the tree is built, and for more than [`FEW`] children.
     map: HashMap<Box<str>, usize>,
-    /// [`head`] of each key of `few`, in the same order.
-    heads: Vec<u64>,
-    few: Vec<(Box<str>, usize)>,
+    /// Up to [`FEW`] children.
+    few: Vec<Key>,
+    /// The table over `few`: a power of two of slots, at least twice as
+    /// many as children (so some slot is always empty), each 0 when empty
+    /// or 1 + the index of a child in `few`; a key's first slot is
+    /// [`slot_of`] its words, then the next ones, wrapping around.
+    slots: Box<[u8]>,
 }
 
-/// The most literal children compared one by one.
+/// One of a node's few literal children.
+#[derive(Debug)]
+struct Key {
+    /// [`words`] of `text`.
+    words: [u64; 2],
+    text: Box<str>,
+    child: usize,
+}
+
+/// The most literal children in a node's small table.
 const FEW: usize = 32;
 
-/// A segment's length and its first four bytes, in one word.
-fn head(text: &str) -> u64 {
+/// The bytes of a segment as two words, which tell apart any two texts of
+/// the same length up to 16 bytes: its first and last eight bytes (which
+/// overlap below 16), its first and last four below 8, its first, middle and
+/// last byte below 4. Longer texts share their first 16 bytes' words.
+#[inline]
+fn words(text: &str) -> [u64; 2] {
     let b = text.as_bytes();
-    let prefix = match b {
-        [a, b, c, d, ..] => u32::from_le_bytes([*a, *b, *c, *d]),
-        _ => b.iter().rev().fold(0, |word, &x| word << 8 | u32::from(x)),
-    };
-    (b.len() as u64) << 32 | u64::from(prefix)
+    let n = b.len();
+    let first = |b: &[u8]| b.first_chunk().map_or(0, |w| u64::from_le_bytes(*w));
+    let last = |b: &[u8]| b.last_chunk().map_or(0, |w| u64::from_le_bytes(*w));
+    let half = |w: Option<&[u8; 4]>| w.map_or(0, |w| u64::from(u32::from_le_bytes(*w)));
+    match n {
+        16.. => [first(b), first(&b[8..])],
+        8.. => [first(b), last(b)],
+        4.. => [half(b.first_chunk()) | half(b.last_chunk()) << 32, 0],
+        1.. => [u64::from(b[0]) | u64::from(b[n / 2]) << 8 | u64::from(b[n - 1]) << 16, 0],
+        0 => [0, 0],
+    }
+}
+
+/// The first slot of a child whose text of `len` bytes has `words`, in a
+/// table of `mask` + 1 slots: the bits mixed by a multiplication, the high
+/// ones kept.
+#[inline]
+fn slot_of(words: [u64; 2], len: usize, mask: usize) -> usize {
+    let mixed = words[0] ^ words[1].rotate_left(29) ^ len as u64;
+    (mixed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize & mask
 }
 
 impl Literals {
@@ -130,7 +164,7 @@ impl Literals {
     /// children (most nodes below a variable), which answers at once.
     #[inline]
     fn get(&self, text: &str) -> Option<usize> {
-        if self.heads.is_empty() && self.map.is_empty() {
+        if self.slots.is_empty() && self.map.is_empty() {
             return None;
         }
         self.search(text)
@@ -140,18 +174,21 @@ impl Literals {
         if !self.map.is_empty() {
             return self.map.get(text).copied();
         }
-        // `heads` is sorted: a binary search finds the first child with
-        // this head, and any others with the same head follow it.
-        let head = head(text);
-        let mut at = self.heads.partition_point(|&h| h < head);
-        while self.heads.get(at) == Some(&head) {
-            let (key, child) = &self.few[at];
-            if **key == *text {
-                return Some(*child);
+        let words = words(text);
+        let mask = self.slots.len() - 1;
+        let mut at = slot_of(words, text.len(), mask);
+        loop {
+            let i = usize::from(*self.slots.get(at)?).checked_sub(1)?;
+            let key = self.few.get(i)?;
+            // Up to 16 bytes, equal words and lengths are equal texts.
+            if key.text.len() == text.len()
+                && key.words == words
+                && (text.len() <= 16 || key.text.as_bytes().get(16..) == text.as_bytes().get(16..))
+            {
+                return Some(key.child);
             }
-            at += 1;
+            at = (at + 1) & mask;
         }
-        None
     }
 
     /// Adds a child, once the tree is built: `count` is how many the node
@@ -162,18 +199,25 @@ impl Literals {
             self.map.insert(text.into(), child);
         } else {
             self.few.reserve_exact(count - self.few.len());
-            self.few.push((text.into(), child));
+            self.few.push(Key { words: words(text), text: text.into(), child });
         }
     }
 
-    /// Orders the list of up to [`FEW`] children by their heads, for the
-    /// binary search.
+    /// Makes the table of up to [`FEW`] children.
     fn finish(&mut self) {
         if self.few.is_empty() {
             return;
         }
-        self.few.sort_unstable_by(|(a, _), (b, _)| (head(a), a).cmp(&(head(b), b)));
-        self.heads = self.few.iter().map(|(key, _)| head(key)).collect();
+        let mask = (self.few.len() * 2).next_power_of_two() - 1;
+        let mut slots = vec![0_u8; mask + 1];
+        for (i, key) in self.few.iter().enumerate() {
+            let mut at = slot_of(key.words, key.text.len(), mask);
+            while slots[at] != 0 {
+                at = (at + 1) & mask;
+            }
+            slots[at] = u8::try_from(i + 1).unwrap_or(u8::MAX);
+        }
+        self.slots = slots.into_boxed_slice();
     }
 }
 
@@ -268,13 +312,21 @@ impl SuffixIndex {
         self.by_len[at].1.entry(suffix.into()).or_default().push(tail);
     }
 
-    /// The tails that can match `raw` (which has no `%`), in no particular order.
-    fn candidates<'a>(&'a self, raw: &'a str) -> impl Iterator<Item = usize> + 'a {
-        let filed = self.by_len.iter().filter_map(move |(len, map)| {
-            let start = raw.len().checked_sub(*len)?;
-            map.get(raw.get(start..)?)
-        });
-        self.rest.iter().chain(filed.flatten()).copied()
+    /// Pushes the tails that can match `raw` (which has no `%`) on `out`, in
+    /// no particular order. One push per tail: collecting a chain of
+    /// iterators into the list cost more than the tails' regexes.
+    fn candidates(&self, raw: &str, out: &mut SmallVec<[usize; 8]>) {
+        for &tail in &self.rest {
+            out.push(tail);
+        }
+        for (len, map) in &self.by_len {
+            let Some(start) = raw.len().checked_sub(*len) else { continue };
+            if let Some(tails) = raw.get(start..).and_then(|suffix| map.get(suffix)) {
+                for &tail in tails {
+                    out.push(tail);
+                }
+            }
+        }
     }
 }
 
@@ -352,7 +404,7 @@ impl Tree {
         }
         for node in &mut self.nodes {
             node.literal.finish();
-            let literals = !node.literal.heads.is_empty() || !node.literal.map.is_empty();
+            let literals = !node.literal.slots.is_empty() || !node.literal.map.is_empty();
             node.linear = node.tails.is_none() && (node.patterns.is_empty() || (!literals && node.patterns.len() == 1));
         }
         let mut finals = Vec::new();
@@ -689,11 +741,14 @@ impl<'a, S: Segments> Search<'a, S> {
         let path = self.path;
         let start = path.range(seg).0;
         let rest = &path.raw()[start..];
-        let mut candidates: SmallVec<[usize; 8]> = if path.may_escape() && rest.contains('%') {
-            (0..n.tails.len()).collect()
+        let mut candidates: SmallVec<[usize; 8]> = SmallVec::new();
+        if path.may_escape() && rest.contains('%') {
+            for i in 0..n.tails.len() {
+                candidates.push(i);
+            }
         } else {
-            n.suffixes.candidates(rest).collect()
-        };
+            n.suffixes.candidates(rest, &mut candidates);
+        }
         candidates.sort_unstable_by_key(|&i| n.tails[i].group);
         for i in candidates {
             let tail = &n.tails[i];

@@ -538,13 +538,13 @@ impl Router {
             Selected::Route { route, produce, head_from_get } => (route, produce, head_from_get),
             Selected::Options(allow) => return Ok(Lookup::Options { allow }),
         };
-        let mut params = PathParams::with_capacity(caps.iter().map(Cap::len).sum(), !route.distinct_vars);
+        let mut params = PathParams::matched(&route.vars, caps.iter().map(Cap::len).sum(), !route.distinct_vars);
         let count = path.count();
-        for (name, cap) in route.vars.iter().zip(caps) {
+        for (_, cap) in route.vars.iter().zip(caps) {
             match cap {
                 Cap::Decoded { seg, start, end } => {
                     let (seg, start, end) = (seg as usize, start as usize, end as usize);
-                    params.push_matched(name.clone(), &path.text(seg)[start..end], seg..seg + 1);
+                    params.push_matched(&path.text(seg)[start..end], seg..seg + 1);
                 }
                 Cap::Raw { start, end } => {
                     let (start, end) = (start as usize, end as usize);
@@ -557,7 +557,7 @@ impl Router {
                     } else {
                         std::borrow::Cow::Borrowed(raw)
                     };
-                    params.push_matched(name.clone(), value, first..last.max(first + 1));
+                    params.push_matched(value, first..last.max(first + 1));
                 }
             }
         }

@@ -9,10 +9,14 @@ use smallvec::SmallVec;
 /// The decoded values of the template variables of the matched route, in
 /// template order.
 ///
-/// The values share one buffer and the names are shared with the route, so
-/// a match allocates once at most, whatever the number of variables.
+/// The values share one buffer and the names are the route's own list,
+/// shared whole, so a match allocates once at most and counts one
+/// reference, whatever the number of variables.
 #[derive(Clone, Default)]
 pub struct PathParams {
+    /// The variables' names, in order: the name of `entries[i]` is the
+    /// `i`-th.
+    names: Names,
     entries: SmallVec<[Entry; 4]>,
     values: String,
     /// Whether two variables share a name; a match's variables never do
@@ -20,10 +24,44 @@ pub struct PathParams {
     repeats: bool,
 }
 
-/// One variable of [`PathParams`].
+/// The names of [`PathParams`]: the matched route's list, or names pushed
+/// by hand.
+#[derive(Clone)]
+enum Names {
+    Shared(Arc<[Arc<str>]>),
+    Own(Vec<Arc<str>>),
+}
+
+impl Default for Names {
+    fn default() -> Self {
+        Names::Own(Vec::new())
+    }
+}
+
+impl Names {
+    #[inline]
+    fn as_slice(&self) -> &[Arc<str>] {
+        match self {
+            Names::Shared(names) => names,
+            Names::Own(names) => names,
+        }
+    }
+
+    /// The first `len` names as a list of their own, to push to.
+    fn make_own(&mut self, len: usize) -> &mut Vec<Arc<str>> {
+        if let Names::Shared(names) = self {
+            *self = Names::Own(names.iter().take(len).cloned().collect());
+        }
+        match self {
+            Names::Own(names) => names,
+            Names::Shared(_) => unreachable!("made a list of its own above"),
+        }
+    }
+}
+
+/// One variable's value in [`PathParams`].
 #[derive(Clone)]
 struct Entry {
-    name: Arc<str>,
     /// The byte range of its value in `values` (a path is far shorter than
     /// 4 GiB).
     start: u32,
@@ -34,10 +72,16 @@ struct Entry {
 }
 
 impl PathParams {
+    /// The variables with their names, in order.
+    #[inline]
+    fn named(&self) -> impl Iterator<Item = (&str, &Entry)> {
+        self.names.as_slice().iter().map(|n| &**n).zip(&self.entries)
+    }
+
     /// The value of the variable `name`.
     #[must_use]
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.entries.iter().find(|e| *e.name == *name).map(|e| self.value(e))
+        self.named().find(|(n, _)| *n == name).map(|(_, e)| self.value(e))
     }
 
     /// The value of the variable `name`, looked for first at `index`, its
@@ -48,10 +92,10 @@ impl PathParams {
     /// name, the variables are searched by name.
     #[must_use]
     pub fn get_at(&self, index: usize, name: &str) -> Option<&str> {
-        if let Some(e) = self.entries.get(index) {
+        if let (Some(e), Some(n)) = (self.entries.get(index), self.names.as_slice().get(index)) {
             // Without repeated names, the name found at `index` is the
             // first of its kind, `get`'s answer.
-            if !self.repeats && *e.name == *name {
+            if !self.repeats && **n == *name {
                 return Some(self.value(e));
             }
         }
@@ -60,7 +104,7 @@ impl PathParams {
 
     /// `(name, value)` pairs in template order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.entries.iter().map(|e| (&*e.name, self.value(e)))
+        self.named().map(|(n, e)| (n, self.value(e)))
     }
 
     /// The text of `e`'s value.
@@ -74,7 +118,7 @@ impl PathParams {
     /// a value pushed by hand.
     #[must_use]
     pub fn segments(&self, name: &str) -> Option<std::ops::Range<usize>> {
-        let (start, end) = self.entries.iter().find(|e| &*e.name == name)?.segments;
+        let (start, end) = self.named().find(|(n, _)| *n == name)?.1.segments;
         (start < end).then(|| usize::from(start)..usize::from(end))
     }
 
@@ -93,36 +137,32 @@ impl PathParams {
     /// Adds a value (for tests and hand-built requests; the router fills these).
     pub fn push(&mut self, name: impl Into<Arc<str>>, value: impl AsRef<str>) {
         let name = name.into();
-        self.repeats = self.repeats || self.entries.iter().any(|e| e.name == name);
-        self.push_matched(name, value, 0..0);
+        let names = self.names.make_own(self.entries.len());
+        self.repeats = self.repeats || names.contains(&name);
+        names.push(name);
+        self.push_matched(value, 0..0);
     }
 
-    /// Adds a value that matched the path segments `segments` (a name not
-    /// pushed before).
-    pub(crate) fn push_matched(
-        &mut self,
-        name: impl Into<Arc<str>>,
-        value: impl AsRef<str>,
-        segments: std::ops::Range<usize>,
-    ) {
+    /// Adds the value of the next of the names given to
+    /// [`matched`](Self::matched), which matched the path segments
+    /// `segments`.
+    #[inline]
+    pub(crate) fn push_matched(&mut self, value: impl AsRef<str>, segments: std::ops::Range<usize>) {
         let offset = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
         let index = |i: usize| u16::try_from(i).unwrap_or(u16::MAX);
         let start = offset(self.values.len());
         self.values.push_str(value.as_ref());
         let end = offset(self.values.len());
-        self.entries.push(Entry {
-            name: name.into(),
-            start,
-            end,
-            segments: (index(segments.start), index(segments.end)),
-        });
+        self.entries.push(Entry { start, end, segments: (index(segments.start), index(segments.end)) });
     }
 
-    /// No values yet, with room for `bytes` of them, so that pushing them
-    /// allocates once (and nothing when `bytes` is 0); `repeats`: some
-    /// names will be pushed twice.
-    pub(crate) fn with_capacity(bytes: usize, repeats: bool) -> Self {
-        PathParams { entries: SmallVec::new(), values: String::with_capacity(bytes), repeats }
+    /// No values yet for the variables `names` (a route's list, shared),
+    /// with room for `bytes` of them, so that pushing them allocates once
+    /// (and nothing when `bytes` is 0); `repeats`: some names repeat.
+    pub(crate) fn matched(names: &Arc<[Arc<str>]>, bytes: usize, repeats: bool) -> Self {
+        // A route without variables shares nothing: no reference counted.
+        let names = if names.is_empty() { Names::default() } else { Names::Shared(Arc::clone(names)) };
+        PathParams { names, entries: SmallVec::new(), values: String::with_capacity(bytes), repeats }
     }
 }
 
