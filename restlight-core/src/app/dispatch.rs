@@ -402,29 +402,26 @@ impl Answer {
         EntityCodecs { registry, forced }
     }
 
-    /// Writes the handler's answer, where it lies. [`Finish::finish`] does
-    /// the same from borrowed pieces; this one is kept apart, as going
-    /// through it cost the routes that build a context some 15 to 30
-    /// instructions per request.
+    /// Writes the handler's answer, where it lies, through [`Finish`]
+    /// borrowing what this keeps.
     fn finish(&self, shared: &Shared, route: &Arc<CompiledRoute>, res: &mut Response) {
-        log_internal_error(route, res);
-        let forced = route.response_codec.as_ref().or(self.url_codec.as_ref());
-        let written =
-            Written { codecs: &shared.codecs, produces: &route.entry.produces, forced, produce: self.produce.as_ref() };
-        write_in_place(res, &written, &Accept::new(text(self.accept.as_ref())), self.head);
-        if self.compress {
-            let plain = std::mem::replace(res, Response::new(Body::empty()));
-            *res = compress::response(plain, self.accept_encoding.as_ref(), shared.compression);
-        }
-        if self.mark {
-            res.extensions_mut().insert(MatchedRoute(Arc::clone(route)));
-        }
+        let accept = Accept::new(text(self.accept.as_ref()));
+        let how = Finish {
+            accept: &accept,
+            url_codec: self.url_codec.as_ref(),
+            produce: self.produce.as_ref(),
+            accept_encoding: self.accept_encoding.as_ref(),
+            head: self.head,
+            compress: self.compress,
+            mark: self.mark,
+        };
+        how.finish(shared, route, res);
     }
 }
 
-/// What writing the answer of a handler that reads nothing needs, borrowed
-/// from what routing read, where it lies ([`Answer`] owns the same for a
-/// handler whose answer comes later).
+/// What writing a handler's answer needs, borrowed: from what routing read,
+/// where it lies, for a handler that reads nothing; from an [`Answer`],
+/// which owns the same for a handler whose answer comes later.
 struct Finish<'a, 'b> {
     accept: &'a Accept<'b>,
     url_codec: Option<&'a Arc<dyn Codec>>,
@@ -436,8 +433,8 @@ struct Finish<'a, 'b> {
 }
 
 impl Finish<'_, '_> {
-    /// Writes the handler's answer, where it lies, as [`Answer::finish`];
-    /// inlined into its one caller (a call less per request).
+    /// Writes the handler's answer, where it lies; inlined into its two
+    /// callers (a call less per request).
     #[inline(always)]
     fn finish(&self, shared: &Shared, route: &Arc<CompiledRoute>, res: &mut Response) {
         log_internal_error(route, res);
