@@ -5,7 +5,6 @@
 //! connection builders.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::num::NonZeroUsize;
 use std::time::Duration;
 
 use restlight_core::Scheduler;
@@ -85,5 +84,5 @@ impl ServerOptions {
 }
 
 fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
+    restlight_core::__private::cores()
 }

@@ -10,7 +10,7 @@ mod bounded;
 mod failfast;
 mod metrics;
 mod resize;
-mod scheduler;
+pub(crate) mod scheduler;
 mod workers;
 
 use std::fmt;

@@ -148,6 +148,11 @@ pub(crate) fn owned_workers(name: &str, threads: usize, seq: &Arc<AtomicUsize>) 
     Workers::new(threads, TEARDOWN_GRACE, move || format!("restlight-{name}-{}", seq.fetch_add(1, Ordering::Relaxed)))
 }
 
-fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
+/// The cores this process may run on, read once: the standard library
+/// asks the kernel for the affinity mask and reads the cgroup quota files
+/// on every call (about ten system calls), and both the server's IO threads
+/// and the business executor's default size ask for it at startup.
+pub fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, NonZeroUsize::get))
 }
