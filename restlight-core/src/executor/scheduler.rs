@@ -156,3 +156,22 @@ pub fn cores() -> usize {
     static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, NonZeroUsize::get))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::num::NonZeroUsize;
+
+    use super::{cores, RuntimeSource, Scheduler};
+
+    #[test]
+    fn default_size_is_twice_the_cores_and_at_least_four() {
+        let cpus = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+        assert_eq!(cores(), cpus);
+        // Read once: a second call gives the same figure.
+        assert_eq!(cores(), cores());
+        match Scheduler::default().runtime {
+            RuntimeSource::Threads(threads) => assert_eq!(threads, (2 * cpus).max(4)),
+            RuntimeSource::Handle(_) => panic!("the default business executor has threads of its own"),
+        }
+    }
+}

@@ -108,6 +108,13 @@ fn effective_options_show_resolved_defaults() {
     assert_eq!(v["otel"], serde_json::json!({ "enabled": false }));
 }
 
+#[test]
+fn io_threads_default_to_the_usable_cores() {
+    let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let v = effective(&Restlight::new().options, None, None, None);
+    assert_eq!(v["ioThreads"], cpus);
+}
+
 fn resolve(r: Restlight, vars: &[(&str, &str)]) -> Result<Restlight, ConfigError> {
     r.resolve_config(env(vars))
 }
