@@ -150,7 +150,7 @@ pub(crate) fn owned_workers(name: &str, threads: usize, seq: &Arc<AtomicUsize>) 
 
 /// The cores this process may run on, read once: the standard library
 /// asks the kernel for the affinity mask and reads the cgroup quota files
-/// on every call (about ten system calls), and both the server's IO threads
+/// on every call (some fifteen system calls), and both the server's IO threads
 /// and the business executor's default size ask for it at startup.
 pub fn cores() -> usize {
     static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
