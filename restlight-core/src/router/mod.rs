@@ -297,14 +297,17 @@ impl Router {
         // In the JAX-RS order, entries in their order within a shape: equal
         // shapes (which have equal keys) are side by side, and the ranking
         // below finds its JAX-RS groups sorted already.
-        compiled.sort_unstable_by(|(a, i), (b, j)| {
-            precedence::order((&a.key, a.shape_in(&shapes)), (&b.key, b.shape_in(&shapes))).then_with(|| i.cmp(j))
-        });
+        // The keys are sorted, not the templates: a key is small to move,
+        // and each template then moves once, to its place.
+        let mut sorted: Vec<(precedence::Key, &str, usize, usize)> =
+            compiled.iter().enumerate().map(|(at, (t, i))| (t.key, t.shape_in(&shapes), *i, at)).collect();
+        sorted.sort_unstable_by(|a, b| precedence::order((&a.0, a.1), (&b.0, b.1)).then_with(|| a.2.cmp(&b.2)));
+        let mut compiled: Vec<Option<(Template<'e>, usize)>> = compiled.into_iter().map(Some).collect();
         // The members of every group, group after group; each group keeps
         // the template of its first entry and its range in `order`.
-        let order: Vec<usize> = compiled.iter().map(|&(_, i)| i).collect();
+        let order: Vec<usize> = sorted.iter().map(|&(_, _, i, _)| i).collect();
         let mut by_shape: Vec<(Template<'e>, std::ops::Range<usize>)> = Vec::with_capacity(compiled.len());
-        for (at, (t, _)) in compiled.into_iter().enumerate() {
+        for (at, (t, _)) in sorted.iter().filter_map(|&(_, _, _, from)| compiled[from].take()).enumerate() {
             match by_shape.last_mut() {
                 Some((first, members)) if first.shape_in(&shapes) == t.shape_in(&shapes) => members.end = at + 1,
                 _ => by_shape.push((t, at..at + 1)),
