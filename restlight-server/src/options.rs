@@ -64,7 +64,7 @@ impl Default for ServerOptions {
 impl ServerOptions {
     /// IO worker threads: the configured number, else one per core.
     pub(crate) fn io_threads(&self) -> usize {
-        self.io_threads.unwrap_or_else(cores).max(1)
+        self.io_threads.unwrap_or_else(restlight_core::__private::cores).max(1)
     }
 
     /// The business executor that [`biz_threads`](crate::Restlight::biz_threads)
@@ -81,8 +81,4 @@ impl ServerOptions {
             None => biz,
         })
     }
-}
-
-fn cores() -> usize {
-    restlight_core::__private::cores()
 }
