@@ -9,9 +9,16 @@
 #   benches/load/run.sh quick            # builds the servers first
 #   benches/load/count.sh [BIN...]       # default: target/release/{hyper,axum,restlight}
 #
+# CONNS is the number of connections (default 4). The runtime parks
+# whenever no connection has a request ready, and how many requests one
+# park serves depends on timing, so two builds whose request paths cost
+# the same can differ by a few hundred instructions a request at CONNS > 1;
+# CONNS=1 parks once per request in every build, which compares request
+# paths alone.
+#
 # PATHS lists the endpoints (`POST/echo` posts ECHO_BYTES bytes to /echo;
 # an `h2c:` prefix, as in `h2c:/hello` or `h2c:POST/echo`, sends them over
-# h2c by prior knowledge, H2_STREAMS concurrent streams on each of the 4
+# h2c by prior knowledge, H2_STREAMS concurrent streams on each of the CONNS
 # connections, instead of HTTP/1.1); LOW and HIGH the two request counts.
 #
 # BIN may be any copy of a server binary (say, `restlight-before` built from
@@ -25,6 +32,7 @@ PORT=${PORT:-18123}
 PATHS=${PATHS:-/hello /json /users/7/orders/42 POST/echo}
 ECHO_BYTES=${ECHO_BYTES:-16384}
 H2_STREAMS=${H2_STREAMS:-16}
+CONNS=${CONNS:-4}
 command -v valgrind >/dev/null || { echo "needs valgrind" >&2; exit 1; }
 command -v h2load >/dev/null || { echo "needs h2load (nghttp2-client)" >&2; exit 1; }
 bins=("$@")
@@ -52,7 +60,7 @@ count() { # bin path requests -> total instructions; a path `POST/x` posts the b
         curl -s -o /dev/null "http://127.0.0.1:$PORT/hello" && break
         sleep 0.1
     done
-    h2load "${proto[@]}" -n "$3" -c 4 -t 1 "${post[@]}" "http://127.0.0.1:$PORT$path" >/dev/null
+    h2load "${proto[@]}" -n "$3" -c "$CONNS" -t 1 "${post[@]}" "http://127.0.0.1:$PORT$path" >/dev/null
     kill -TERM "$pid"
     wait "$pid" 2>/dev/null || true
     awk '/^(summary|totals):/ {print $2; exit}' "$file"

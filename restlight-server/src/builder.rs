@@ -189,9 +189,10 @@ impl Restlight {
         self
     }
 
-    /// Worker threads of the IO runtime (named `restlight-io-N`), which
-    /// accepts connections, speaks HTTP and runs routes scheduled on IO.
-    /// Zero is treated as one.
+    /// IO threads (named `restlight-io-N`), each an event loop of its own:
+    /// the server thread accepts connections and hands each to one of them,
+    /// in turn, where it is served to the end (HTTP, and the routes
+    /// scheduled on IO). Zero is treated as one.
     ///
     /// Default is the number of cores.
     pub fn io_threads(mut self, threads: usize) -> Self {
@@ -572,7 +573,7 @@ impl Restlight {
     /// gracefully and returns. Blocks the calling thread.
     ///
     /// Outside an async runtime (the usual `fn main`), the calling thread
-    /// is the server thread: it builds the application and the IO runtime
+    /// is the server thread: it builds the application and the runtimes
     /// and drives the listener, so the process has no thread of its own
     /// for the server. Inside an async runtime it starts a dedicated
     /// thread for them, so it also works (but blocks a worker); there,

@@ -98,15 +98,24 @@ impl ConnContext {
     }
 }
 
-/// Serves one accepted connection until it closes, times out or is drained.
+/// Serves one accepted connection until it closes, times out or is drained,
+/// on the IO loop it is spawned on: the socket is registered with that
+/// loop's reactor here.
 pub(crate) async fn serve_connection(
-    stream: TcpStream,
+    stream: std::net::TcpStream,
     remote: SocketAddr,
     ctx: Arc<ConnContext>,
     mut drain: watch::Receiver<bool>,
     permit: Permit,
 ) {
     let _permit = permit;
+    let stream = match TcpStream::from_std(stream) {
+        Ok(stream) => stream,
+        Err(err) => {
+            tracing::debug!(%remote, %err, "cannot register the connection with its IO thread");
+            return;
+        }
+    };
     if let Err(err) = stream.set_nodelay(true) {
         tracing::debug!(%remote, %err, "cannot set TCP_NODELAY");
     }

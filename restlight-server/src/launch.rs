@@ -132,13 +132,13 @@ fn server_thread(
     }
     let metrics = ops.as_ref().and_then(|ops| {
         ops.fill(&app, &options, access_log.as_ref());
-        let _ = ops.io.set(runtimes.io.handle().clone());
+        let _ = ops.io.set(Arc::clone(&runtimes.io));
         let metrics = ops.settings.exposes(Endpoint::Metrics).then(|| Arc::new(RequestMetrics::new(&app)))?;
         let _ = ops.scrape.set(Arc::new(Scrape {
             requests: Arc::clone(&metrics),
             counters: Arc::clone(&counters),
             app: app.clone(),
-            io: Some(runtimes.io.handle().clone()),
+            io: Some(Arc::clone(&runtimes.io)),
         }));
         Some(metrics)
     });
@@ -149,7 +149,7 @@ fn server_thread(
     let observe = Observe::new(metrics, access_log.as_ref(), &options.trace, tls);
 
     let mgmt_port = ops.as_ref().and_then(|ops| ops.settings.port);
-    let bound = runtimes.io.block_on(async {
+    let bound = runtimes.control.block_on(async {
         let listener = TcpListener::bind(options.addr).await.map_err(|e| bind_error(e, options.addr))?;
         let addr = listener.local_addr()?;
         let mgmt = match mgmt_port {
@@ -202,15 +202,19 @@ fn server_thread(
     let stop = mark_shutting_down(stop_signal(stop, signals), ops.clone());
     let stop = reject_queued_after(stop, app.clone(), options.shutdown_timeout);
     let timeout = options.shutdown_timeout + QUEUE_FLUSH_GRACE;
-    runtimes.io.block_on(async move {
+    let io = Arc::clone(&runtimes.io);
+    runtimes.control.block_on(async move {
         let (mgmt_stop_tx, mut mgmt_stop_rx) = watch::channel(false);
         let mgmt_task = mgmt.map(|(listener, _, ctx)| {
             let stop = async move {
                 let _ = mgmt_stop_rx.wait_for(|stop| *stop).await;
             };
-            tokio::spawn(serve(listener, Arc::new(ctx), stop, std::future::pending(), MGMT_DRAIN))
+            let io = Arc::clone(&io);
+            tokio::spawn(
+                async move { serve(listener, Arc::new(ctx), &io, stop, std::future::pending(), MGMT_DRAIN).await },
+            )
         });
-        serve(listener, ctx, stop, force_signal(signals), timeout).await;
+        serve(listener, ctx, &io, stop, force_signal(signals), timeout).await;
         // The management listener outlives the application's drain, so
         // probes see readiness DOWN until the very end.
         mgmt_stop_tx.send_replace(true);
@@ -220,7 +224,7 @@ fn server_thread(
     });
     runtimes.shutdown();
     // The application's executors are idle now: every request future was
-    // dropped with the IO runtime. The handle may still hold the app (for
+    // dropped with the IO loops. The handle may still hold the app (for
     // its metrics); their runtimes go with the last reference.
     drop(app);
     tracing::info!(%addr, "restlight stopped");

@@ -27,15 +27,19 @@
 //!
 //! # Threads
 //!
-//! `start` builds the IO runtime on a dedicated thread (`restlight-server`),
-//! which also tears it down; `run` does the same on the calling thread
-//! (outside an async runtime; inside one it starts the dedicated thread
-//! too), so a service started with `run` from `main` has no thread of its
-//! own for the server. The application owns its executors:
+//! `start` builds the runtimes on a dedicated thread (`restlight-server`),
+//! which accepts the connections and at the end tears the runtimes down;
+//! `run` does the same on the calling thread (outside an async runtime;
+//! inside one it starts the dedicated thread too), so a service started
+//! with `run` from `main` has no thread of its own for the server. The
+//! application owns its executors:
 //!
-//! - the IO runtime (`restlight-io-N`, one thread per core by default)
-//!   accepts connections, speaks HTTP and runs routes scheduled on IO (by
-//!   default, every `async fn` handler: see [`Restlight::default_scheduler`]);
+//! - the IO threads (`restlight-io-N`, one per core by default), each an
+//!   event loop of its own (a single-threaded tokio runtime): every accepted
+//!   connection is handed to one of them in turn and stays there; they speak
+//!   HTTP and run routes scheduled on IO (by default, every `async fn`
+//!   handler: see [`Restlight::default_scheduler`]), so a handler that
+//!   blocks holds up the other connections of its thread;
 //! - the business executor `"biz"` (`restlight-biz-N`, `max(4, 2 x cores)`
 //!   threads by default, [`Restlight::biz_threads`], each started when a
 //!   handler first needs it: a service that never uses it starts none) runs plain `fn`

@@ -62,7 +62,8 @@ impl Default for ServerOptions {
 }
 
 impl ServerOptions {
-    /// IO worker threads: the configured number, else one per core.
+    /// IO threads, one event loop each: the configured number, else one
+    /// per core.
     pub(crate) fn io_threads(&self) -> usize {
         self.io_threads.unwrap_or_else(restlight_core::__private::cores).max(1)
     }

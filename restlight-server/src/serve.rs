@@ -10,18 +10,20 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 
 use crate::conn::{serve_connection, ConnContext};
+use crate::runtime::IoLoops;
 
 /// Pause after an accept error that is not about one connection (such as
 /// running out of file descriptors), so the loop does not spin.
 const ACCEPT_ERROR_BACKOFF: Duration = Duration::from_millis(100);
 
-/// Accepts connections until `stop` completes, then drains them: the
-/// listener is closed first (new connections are refused), every connection
+/// Accepts connections until `stop` completes, each served on one of the IO
+/// loops in turn, then drains them: the listener is closed first (new connections are refused), every connection
 /// is told to finish gracefully, and whatever is still open after
 /// `shutdown_timeout`, or when `force` completes, is aborted.
 pub(crate) async fn serve(
     listener: TcpListener,
     ctx: Arc<ConnContext>,
+    io: &IoLoops,
     stop: impl Future<Output = ()>,
     force: impl Future<Output = ()>,
     shutdown_timeout: Duration,
@@ -37,9 +39,15 @@ pub(crate) async fn serve(
             Some(done) = conns.join_next(), if !conns.is_empty() => log_task_end(done),
             accepted = listener.accept() => match accepted {
                 Ok((stream, remote)) => match ctx.guards.admit(remote.ip()) {
-                    Ok(permit) => {
-                        conns.spawn(serve_connection(stream, remote, Arc::clone(&ctx), drain_rx.clone(), permit));
-                    }
+                    // Taken off this thread's reactor, to be registered with
+                    // the loop's.
+                    Ok(permit) => match stream.into_std() {
+                        Ok(stream) => {
+                            let served = serve_connection(stream, remote, Arc::clone(&ctx), drain_rx.clone(), permit);
+                            conns.spawn_on(served, io.next());
+                        }
+                        Err(err) => tracing::debug!(%remote, %err, "cannot hand the connection to an IO thread"),
+                    },
                     Err(cause) => {
                         tracing::debug!(%remote, %cause, "connection refused");
                         drop(stream);

@@ -121,6 +121,32 @@ fn routes_run_on_the_named_runtimes() {
     server.shutdown();
 }
 
+#[test]
+fn connections_go_to_the_io_threads_in_turn_and_stay_on_theirs() {
+    let server = with_ping()
+        .io_threads(2)
+        .route(get("/io").scheduled("io").handle(|_ctx| async { thread_name() }))
+        .start()
+        .unwrap();
+    let mut conns: Vec<Raw> = (0..4).map(|_| Raw::connect(server.local_addr())).collect();
+    let mut seen = Vec::new();
+    for raw in &mut conns {
+        let mut names = Vec::new();
+        for _ in 0..3 {
+            raw.send(get_request("/io"));
+            names.push(raw.response().text());
+        }
+        assert!(names.iter().all(|n| *n == names[0]), "one connection moved between threads: {names:?}");
+        seen.push(names.swap_remove(0));
+    }
+    // Handed over in the order accepted: the two threads take turns.
+    assert!(seen.iter().all(|n| n.starts_with("restlight-io-")), "{seen:?}");
+    assert_ne!(seen[0], seen[1], "{seen:?}");
+    assert_eq!(seen[0], seen[2], "{seen:?}");
+    assert_eq!(seen[1], seen[3], "{seen:?}");
+    server.shutdown();
+}
+
 /// Runs tasks inline and counts them.
 #[derive(Default)]
 struct CountingExecutor(Arc<AtomicUsize>);

@@ -48,7 +48,7 @@
 //! |---|---|---|---|
 //! | `server.port` | `RESTLIGHT_SERVER_PORT` | `8080` | listening port (`0`: any free port) |
 //! | `server.bind` | `RESTLIGHT_SERVER_BIND` | `"0.0.0.0"` | listening IP address |
-//! | `server.io_threads` | `RESTLIGHT_SERVER_IO_THREADS` | cores | IO runtime threads |
+//! | `server.io_threads` | `RESTLIGHT_SERVER_IO_THREADS` | cores | IO threads (event loops) |
 //! | `server.biz_threads` | `RESTLIGHT_SERVER_BIZ_THREADS` | max(4, 2 x cores) | business executor threads |
 //! | `server.shutdown_timeout_ms` | `RESTLIGHT_SERVER_SHUTDOWN_TIMEOUT_MS` | `30000` | graceful shutdown wait |
 //! | `server.header_read_timeout_ms` | `RESTLIGHT_SERVER_HEADER_READ_TIMEOUT_MS` | `30000` | time to send a request head |

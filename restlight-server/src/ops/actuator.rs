@@ -20,10 +20,10 @@ use restlight_core::{
     Route,
 };
 use serde_json::{json, Map, Value};
-use tokio::runtime::Handle;
 
 use super::health::{status, Health};
 use super::metrics::Scrape;
+use crate::runtime::IoLoops;
 
 /// The default base path of the actuator endpoints.
 pub const DEFAULT_BASE_PATH: &str = "/actuator";
@@ -52,8 +52,10 @@ pub enum Endpoint {
     /// `otel`) the OpenTelemetry export's settings, header values masked.
     Config,
     /// `GET {base}/executors`: the bounded executors' metrics as JSON
-    /// (`{"executors": [..]}`), and the IO runtime's under `"io"` when a
-    /// server runs: `workers`, `aliveTasks` and `globalQueueDepth`. Each
+    /// (`{"executors": [..]}`), and the IO threads' under `"io"` when a
+    /// server runs, summed over their event loops: `workers` (the threads),
+    /// `aliveTasks` and `globalQueueDepth` (tasks woken from other threads
+    /// and not yet run). Each
     /// executor's `resizable` tells whether `POST {base}/executors/{name}`
     /// is served (a separate opt-in: [`Actuator::allow_executor_resize`]),
     /// `threadsResizable` whether its thread count can change.
@@ -269,8 +271,8 @@ pub(crate) struct OpsShared {
     pub(crate) app: OnceLock<App>,
     pub(crate) scrape: OnceLock<Arc<Scrape>>,
     pub(crate) config: OnceLock<Value>,
-    /// The IO runtime, when a server runs (not for `build` nor `mock`).
-    pub(crate) io: OnceLock<Handle>,
+    /// The IO event loops, when a server runs (not for `build` nor `mock`).
+    pub(crate) io: OnceLock<Arc<IoLoops>>,
     pub(crate) shutting_down: AtomicBool,
 }
 
@@ -462,9 +464,9 @@ fn executors(shared: &OpsShared) -> Response {
     if let Some(io) = shared.io.get() {
         let m = io.metrics();
         body["io"] = json!({
-            "workers": m.num_workers(),
-            "aliveTasks": m.num_alive_tasks(),
-            "globalQueueDepth": m.global_queue_depth(),
+            "workers": m.workers,
+            "aliveTasks": m.alive_tasks,
+            "globalQueueDepth": m.queue_depth,
         });
     }
     json_response(StatusCode::OK, &body)

@@ -30,9 +30,9 @@ use prometheus_client::metrics::MetricType;
 use prometheus_client::registry::Registry;
 use restlight_core::trace::TraceId;
 use restlight_core::{App, ExecutorMetrics, MatchedRoute, RouteInfo};
-use tokio::runtime::Handle;
 
 use crate::protect::Counters;
+use crate::runtime::IoLoops;
 
 /// Upper bounds of the latency buckets, in seconds (Prometheus' defaults).
 const BOUNDS: [f64; 11] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0];
@@ -201,13 +201,13 @@ impl RequestMetrics {
 }
 
 /// What the scrape encodes: the request metrics, the connection counters,
-/// the executors' metrics and the IO runtime's.
+/// the executors' metrics and the IO event loops'.
 #[derive(Debug)]
 pub(crate) struct Scrape {
     pub(crate) requests: Arc<RequestMetrics>,
     pub(crate) counters: Arc<Counters>,
     pub(crate) app: App,
-    pub(crate) io: Option<Handle>,
+    pub(crate) io: Option<Arc<IoLoops>>,
 }
 
 impl Scrape {
@@ -373,13 +373,13 @@ impl Collector for Pass {
 
         if let Some(io) = &this.io {
             let m = io.metrics();
-            gauge(&mut encoder, "io_workers", "Worker threads of the IO runtime", to_i64(m.num_workers()))?;
-            gauge(&mut encoder, "io_alive_tasks", "Tasks alive on the IO runtime", to_i64(m.num_alive_tasks()))?;
+            gauge(&mut encoder, "io_workers", "IO threads, each an event loop", to_i64(m.workers))?;
+            gauge(&mut encoder, "io_alive_tasks", "Tasks alive on the IO event loops", to_i64(m.alive_tasks))?;
             gauge(
                 &mut encoder,
                 "io_global_queue_depth",
-                "Tasks waiting in the IO runtime's global queue",
-                to_i64(m.global_queue_depth()),
+                "Tasks woken from other threads and waiting to run on the IO event loops",
+                to_i64(m.queue_depth),
             )?;
         }
 
