@@ -39,7 +39,8 @@
 //!   connection is handed to one of them in turn and stays there; they speak
 //!   HTTP and run routes scheduled on IO (by default, every `async fn`
 //!   handler: see [`Restlight::default_scheduler`]), so a handler that
-//!   blocks holds up the other connections of its thread;
+//!   blocks holds up the other connections of its thread (and
+//!   `tokio::task::block_in_place` is not available there);
 //! - the business executor `"biz"` (`restlight-biz-N`, `max(4, 2 x cores)`
 //!   threads by default, [`Restlight::biz_threads`], each started when a
 //!   handler first needs it: a service that never uses it starts none) runs plain `fn`
