@@ -7,7 +7,7 @@
 //! One loop per thread rather than one multi-thread runtime: a request's
 //! tasks wake and run on the thread that reads its connection, without the
 //! work-stealing scheduler's shared queues and its search for idle workers
-//! at every wake-up (about 600 to 800 instructions a request on the load
+//! at every wake-up (650 to 1,150 instructions a request on the load
 //! comparison's endpoints; BENCHMARKS.md). Netty's event loops and
 //! actix-web's workers divide connections the same way.
 

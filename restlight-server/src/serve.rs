@@ -17,9 +17,10 @@ use crate::runtime::IoLoops;
 const ACCEPT_ERROR_BACKOFF: Duration = Duration::from_millis(100);
 
 /// Accepts connections until `stop` completes, each served on one of the IO
-/// loops in turn, then drains them: the listener is closed first (new connections are refused), every connection
-/// is told to finish gracefully, and whatever is still open after
-/// `shutdown_timeout`, or when `force` completes, is aborted.
+/// loops in turn, then drains them: the listener is closed first (new
+/// connections are refused), every connection is told to finish
+/// gracefully, and whatever is still open after `shutdown_timeout`, or
+/// when `force` completes, is aborted.
 pub(crate) async fn serve(
     listener: TcpListener,
     ctx: Arc<ConnContext>,
