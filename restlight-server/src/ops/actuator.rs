@@ -55,10 +55,10 @@ pub enum Endpoint {
     /// (`{"executors": [..]}`), and the IO threads' under `"io"` when a
     /// server runs, summed over their event loops: `workers` (the threads),
     /// `aliveTasks` and `globalQueueDepth` (tasks woken from other threads
-    /// and not yet run). Each
-    /// executor's `resizable` tells whether `POST {base}/executors/{name}`
-    /// is served (a separate opt-in: [`Actuator::allow_executor_resize`]),
-    /// `threadsResizable` whether its thread count can change.
+    /// and not yet run). Each executor's `resizable` tells whether
+    /// `POST {base}/executors/{name}` is served (a separate opt-in:
+    /// [`Actuator::allow_executor_resize`]), `threadsResizable` whether its
+    /// thread count can change.
     Executors,
 }
 
