@@ -190,12 +190,12 @@ impl Restlight {
     }
 
     /// IO threads (named `restlight-io-N`), each an event loop of its own:
-    /// the server thread accepts connections and hands each to one of them,
-    /// in turn, where it is served to the end (HTTP, every stream of an
-    /// HTTP/2 connection, and the routes scheduled on IO, so a client on
-    /// one connection uses one IO thread; CPU-heavy handlers belong on
-    /// `biz`). Tasks a handler there starts with `tokio::spawn`
-    /// run on the same thread, and `tokio::task::block_in_place` is not
+    /// the server thread accepts connections and hands each to the one
+    /// serving the fewest (the first, on a tie), where it is served to the
+    /// end (HTTP, every stream of an HTTP/2 connection, and the routes
+    /// scheduled on IO, so a client on one connection uses one IO thread;
+    /// CPU-heavy handlers belong on `biz`). Tasks a handler there starts
+    /// with `tokio::spawn` run on the same thread, and `tokio::task::block_in_place` is not
     /// available (use `spawn_blocking`, or schedule the route on `biz`).
     /// Zero is treated as one.
     ///

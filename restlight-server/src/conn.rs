@@ -12,6 +12,7 @@ use futures_util::task::AtomicWaker;
 use hyper::server::conn::{http1, http2};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulConnection;
+use restlight_core::__private::Held;
 use restlight_core::App;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
@@ -100,15 +101,16 @@ impl ConnContext {
 
 /// Serves one accepted connection until it closes, times out or is drained,
 /// on the IO loop it is spawned on: the socket is registered with that
-/// loop's reactor here.
+/// loop's reactor here. The permit (connection limit) and the claim on the
+/// loop are given back when it ends.
 pub(crate) async fn serve_connection(
     stream: std::net::TcpStream,
     remote: SocketAddr,
     ctx: Arc<ConnContext>,
     mut drain: watch::Receiver<bool>,
-    permit: Permit,
+    held: (Permit, Held),
 ) {
-    let _permit = permit;
+    let _held = held;
     let stream = match TcpStream::from_std(stream) {
         Ok(stream) => stream,
         Err(err) => {

@@ -132,13 +132,13 @@ fn server_thread(
     }
     let metrics = ops.as_ref().and_then(|ops| {
         ops.fill(&app, &options, access_log.as_ref());
-        let _ = ops.io.set(Arc::clone(&runtimes.io));
+        let _ = ops.io.set(runtimes.io.handles());
         let metrics = ops.settings.exposes(Endpoint::Metrics).then(|| Arc::new(RequestMetrics::new(&app)))?;
         let _ = ops.scrape.set(Arc::new(Scrape {
             requests: Arc::clone(&metrics),
             counters: Arc::clone(&counters),
             app: app.clone(),
-            io: Some(Arc::clone(&runtimes.io)),
+            io: Some(runtimes.io.handles()),
         }));
         Some(metrics)
     });

@@ -16,8 +16,8 @@ use crate::runtime::IoLoops;
 /// running out of file descriptors), so the loop does not spin.
 const ACCEPT_ERROR_BACKOFF: Duration = Duration::from_millis(100);
 
-/// Accepts connections until `stop` completes, each served on one of the IO
-/// loops in turn, then drains them: the listener is closed first (new
+/// Accepts connections until `stop` completes, each served on the IO loop
+/// serving the fewest, then drains them: the listener is closed first (new
 /// connections are refused), every connection is told to finish
 /// gracefully, and whatever is still open after `shutdown_timeout`, or
 /// when `force` completes, is aborted.
@@ -42,12 +42,14 @@ pub(crate) async fn serve(
                 Ok((stream, remote)) => match ctx.guards.admit(remote.ip()) {
                     // Taken off this thread's reactor, to be registered with
                     // the loop's.
-                    Ok(permit) => match stream.into_std() {
-                        Ok(stream) => {
-                            let served = serve_connection(stream, remote, Arc::clone(&ctx), drain_rx.clone(), permit);
-                            conns.spawn_on(served, io.next());
+                    Ok(permit) => match (stream.into_std(), io.claim()) {
+                        (Ok(stream), Ok((io, claim))) => {
+                            let served = serve_connection(stream, remote, Arc::clone(&ctx), drain_rx.clone(), (permit, claim));
+                            conns.spawn_on(served, io);
                         }
-                        Err(err) => tracing::debug!(%remote, %err, "cannot hand the connection to an IO thread"),
+                        (Err(err), _) | (_, Err(err)) => {
+                            tracing::debug!(%remote, %err, "cannot hand the connection to an IO thread");
+                        }
                     },
                     Err(cause) => {
                         tracing::debug!(%remote, %cause, "connection refused");

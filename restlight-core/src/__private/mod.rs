@@ -22,6 +22,7 @@ pub use crate::descriptor::{HandlerFactory, RouteDescriptor, SchedulerName};
 pub use crate::entity::FromBody;
 pub use crate::error::HttpError;
 pub use crate::executor::scheduler::cores;
+pub use crate::executor::workers::{Held, Workers};
 pub use crate::handler::{ready_now, BoxFuture, Handler};
 pub use crate::intercept::registry::{InterceptorDescriptor, OptOut};
 pub use crate::intercept::Intercept;

@@ -11,7 +11,7 @@ mod failfast;
 mod metrics;
 mod resize;
 pub(crate) mod scheduler;
-mod workers;
+pub(crate) mod workers;
 
 use std::fmt;
 use std::future::Future;

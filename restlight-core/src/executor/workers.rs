@@ -32,9 +32,10 @@ use tokio::runtime::{Handle, Runtime};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-/// The worker threads of one generation of an executor.
+/// The worker threads of one generation of an executor, or the server's IO
+/// event loops (which start every thread at once with [`start_all`](Self::start_all)).
 #[derive(Debug)]
-pub(crate) struct Workers {
+pub struct Workers {
     workers: Vec<Worker>,
     /// What the threads started so far need to stop (their senders are
     /// dropped to stop them) and to be waited for; only starting a thread
@@ -74,7 +75,7 @@ impl Workers {
     /// A pool of `threads` threads (at least one) named by `name` (called
     /// once per thread, as it starts). No thread starts here: each starts
     /// on its first task.
-    pub(crate) fn new(threads: usize, grace: Duration, name: impl Fn() -> String + Send + Sync + 'static) -> Self {
+    pub fn new(threads: usize, grace: Duration, name: impl Fn() -> String + Send + Sync + 'static) -> Self {
         let (ended_tx, ended) = mpsc::channel();
         let workers = (0..threads.max(1))
             .map(|_| Worker { handle: OnceLock::new(), running: Arc::new(AtomicUsize::new(0)) })
@@ -100,6 +101,27 @@ impl Workers {
         self.handle(&self.workers[0]).map(drop)
     }
 
+    /// Starts every thread now, in order.
+    pub fn start_all(&self) -> io::Result<()> {
+        self.workers.iter().try_for_each(|worker| self.handle(worker).map(drop))
+    }
+
+    /// The runtimes of the threads started so far, in order.
+    pub fn handles(&self) -> Vec<Handle> {
+        self.workers.iter().filter_map(|w| w.handle.get().cloned()).collect()
+    }
+
+    /// Claims the first idle thread, or the one holding the fewest tasks
+    /// when none is idle, starting it if it has not started: its runtime,
+    /// to spawn on, and the claim, which the task spawned there must hold
+    /// until it ends. The error is the operating system's refusal to start
+    /// the thread or its runtime.
+    pub fn claim(&self) -> io::Result<(&Handle, Held)> {
+        let worker = self.pick();
+        let held = Held(Arc::clone(&worker.running));
+        Ok((self.handle(worker)?, held))
+    }
+
     /// Runs the future `make` builds on the first idle thread, or on the
     /// one holding the fewest tasks when none is idle, starting that
     /// thread if it has not started yet. `make` is given the claim on the
@@ -113,9 +135,7 @@ impl Workers {
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
-        let worker = self.pick();
-        let held = Held(Arc::clone(&worker.running));
-        let handle = self.handle(worker)?;
+        let (handle, held) = self.claim()?;
         Ok(handle.spawn(make(held)))
     }
 
@@ -177,7 +197,8 @@ impl Workers {
 
 /// A task's claim on its thread, given back when the task ends (answered,
 /// panicked or aborted).
-pub(crate) struct Held(Arc<AtomicUsize>);
+#[derive(Debug)]
+pub struct Held(Arc<AtomicUsize>);
 
 impl Drop for Held {
     fn drop(&mut self) {

@@ -23,7 +23,7 @@ use serde_json::{json, Map, Value};
 
 use super::health::{status, Health};
 use super::metrics::Scrape;
-use crate::runtime::IoLoops;
+use crate::runtime::IoHandles;
 
 /// The default base path of the actuator endpoints.
 pub const DEFAULT_BASE_PATH: &str = "/actuator";
@@ -272,7 +272,7 @@ pub(crate) struct OpsShared {
     pub(crate) scrape: OnceLock<Arc<Scrape>>,
     pub(crate) config: OnceLock<Value>,
     /// The IO event loops, when a server runs (not for `build` nor `mock`).
-    pub(crate) io: OnceLock<Arc<IoLoops>>,
+    pub(crate) io: OnceLock<IoHandles>,
     pub(crate) shutting_down: AtomicBool,
 }
 

@@ -32,7 +32,7 @@ use restlight_core::trace::TraceId;
 use restlight_core::{App, ExecutorMetrics, MatchedRoute, RouteInfo};
 
 use crate::protect::Counters;
-use crate::runtime::IoLoops;
+use crate::runtime::IoHandles;
 
 /// Upper bounds of the latency buckets, in seconds (Prometheus' defaults).
 const BOUNDS: [f64; 11] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0];
@@ -207,7 +207,7 @@ pub(crate) struct Scrape {
     pub(crate) requests: Arc<RequestMetrics>,
     pub(crate) counters: Arc<Counters>,
     pub(crate) app: App,
-    pub(crate) io: Option<Arc<IoLoops>>,
+    pub(crate) io: Option<IoHandles>,
 }
 
 impl Scrape {
