@@ -19,7 +19,9 @@
 # OPS=otel (build with --features access-log-file,otel) exports to
 # benches/otlp_sink.py on 127.0.0.1:14318, started here; the requests and
 # bytes it received are printed beside the count. HEADER='name: value'
-# adds that header to every request (a `traceparent`, say).
+# adds that header to every request (a `traceparent`, say). PROTO=h2c sends
+# the requests over h2c by prior knowledge instead, STREAMS (default 16)
+# concurrent streams on each of the 4 connections.
 set -u
 BIN=${BIN:-target/release/examples/ops}
 BINS=${BINS:-$BIN}
@@ -27,6 +29,12 @@ LOW=${LOW:-2000}
 HIGH=${HIGH:-12000}
 RUNS=${RUNS:-1}
 MODES=${MODES:-off metrics log both ids trace spans}
+PROTO=${PROTO:-h1}
+case "$PROTO" in
+  h1) proto=(--h1) ;;
+  h2c) proto=(-m "${STREAMS:-16}") ;;
+  *) echo "PROTO is h1 or h2c, not $PROTO" >&2; exit 2 ;;
+esac
 out=$(mktemp -d)
 count() { # binary mode requests -> total instructions
   rm -rf /tmp/restlight-access
@@ -38,7 +46,7 @@ count() { # binary mode requests -> total instructions
   OPS=$2 valgrind --tool=callgrind --callgrind-out-file="$out/cg.$2.$3" "$1" >/dev/null 2>&1 &
   local pid=$!
   for _ in $(seq 300); do curl -s -o /dev/null http://127.0.0.1:18089/hello && break; sleep 0.1; done
-  h2load --h1 -n "$3" -c 4 -t 1 ${HEADER:+-H "$HEADER"} http://127.0.0.1:18089/hello >/dev/null
+  h2load "${proto[@]}" -n "$3" -c 4 -t 1 ${HEADER:+-H "$HEADER"} http://127.0.0.1:18089/hello >/dev/null
   kill -TERM "$pid"; wait "$pid" 2>/dev/null
   if [ -n "$sink" ]; then
     echo "otel@$3: the collector received (requests bytes): $(cat "$out/sink.$3" 2>/dev/null)" >&2

@@ -321,7 +321,9 @@ impl Restlight {
     /// [`request_id_header`](Self::request_id_header) when it is
     /// well-formed (1 to 128 ASCII letters, digits and `-_.:/+=`), and
     /// gets a new one otherwise (24 hex digits; made without a lock or a
-    /// system call). The ID is sent back in the same header, appended to
+    /// system call). The ID is sent back in the same header (over HTTP/2
+    /// never indexed by header compression, since it is new on every
+    /// response), appended to
     /// the access-log line (` id=...`), a field (`request_id`) of the
     /// request's `tracing` span (target [`REQUEST_TARGET`](crate::REQUEST_TARGET),
     /// so every event made while handling the request carries it), and

@@ -244,3 +244,102 @@ async fn a_response_waiting_for_the_application_is_not_a_stalled_stream() {
     assert!(body[..100 * 1024].iter().all(|&b| b == b'a') && body[200 * 1024..].iter().all(|&b| b == b'c'));
     server.shutdown_async().await;
 }
+
+/// How an HPACK field was written (RFC 7541, section 6): its first
+/// byte's pattern, and the index of its name (0 for a name written out).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Field {
+    Indexed,
+    Incremental(usize),
+    WithoutIndexing(usize),
+    NeverIndexed(usize),
+}
+
+/// The fields of an HPACK block, without decoding names or values.
+fn hpack_fields(block: &[u8]) -> Vec<Field> {
+    fn int(block: &[u8], at: &mut usize, prefix: u32) -> usize {
+        let max = (1 << prefix) - 1;
+        let mut value = usize::from(block[*at]) & max;
+        *at += 1;
+        if value == max {
+            let mut shift = 0;
+            loop {
+                let b = block[*at];
+                *at += 1;
+                value += usize::from(b & 0x7f) << shift;
+                shift += 7;
+                if b & 0x80 == 0 {
+                    break;
+                }
+            }
+        }
+        value
+    }
+    fn literal(block: &[u8], at: &mut usize, prefix: u32) -> usize {
+        let name = int(block, at, prefix);
+        let strings = if name == 0 { 2 } else { 1 };
+        for _ in 0..strings {
+            let len = int(block, at, 7);
+            *at += len;
+        }
+        name
+    }
+    let mut fields = Vec::new();
+    let mut at = 0;
+    while at < block.len() {
+        let first = block[at];
+        let field = match first {
+            0x80.. => {
+                int(block, &mut at, 7);
+                Field::Indexed
+            }
+            0x40.. => Field::Incremental(literal(block, &mut at, 6)),
+            0x20.. => {
+                // A table size update: no field.
+                int(block, &mut at, 5);
+                continue;
+            }
+            0x10.. => Field::NeverIndexed(literal(block, &mut at, 4)),
+            _ => Field::WithoutIndexing(literal(block, &mut at, 4)),
+        };
+        fields.push(field);
+    }
+    fields
+}
+
+#[test]
+fn a_request_id_does_not_enter_the_connections_header_table() {
+    // A response's ID is new every time: were it indexed, each response
+    // over the connection would add it to the HPACK table and evict older
+    // entries.
+    let server = with_ping().request_ids(true).start().unwrap();
+    let mut raw = Raw::connect(server.local_addr());
+    raw.send(H2_PREFACE);
+    raw.send(H2_EMPTY_SETTINGS);
+    for stream in [1_u8, 3] {
+        // GET /ping: `:method GET` and `:scheme http` from the static
+        // table, `:path` and `:authority` as literals with static names.
+        let mut block = vec![0x82, 0x86, 0x04, 5];
+        block.extend_from_slice(b"/ping");
+        block.extend_from_slice(&[0x01, 9]);
+        block.extend_from_slice(b"localhost");
+        let mut frame = vec![0, 0, u8::try_from(block.len()).unwrap(), 1, 0x05, 0, 0, 0, stream];
+        frame.extend_from_slice(&block);
+        raw.send(frame);
+        let block = loop {
+            let (kind, _flags, id, payload) = raw.h2_frame();
+            if kind == 1 && id == u32::from(stream) {
+                break payload;
+            }
+        };
+        // Every other field of this response has a name in the static
+        // table (`content-type`, `content-length`, `date`); the request ID's
+        // name is written out, and so is the field: never indexed.
+        let written_out: Vec<Field> = hpack_fields(&block)
+            .into_iter()
+            .filter(|f| matches!(f, Field::Incremental(0) | Field::WithoutIndexing(0) | Field::NeverIndexed(0)))
+            .collect();
+        assert_eq!(written_out, [Field::NeverIndexed(0)], "stream {stream}: {:?}", hpack_fields(&block));
+    }
+    server.shutdown();
+}

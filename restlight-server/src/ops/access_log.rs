@@ -191,10 +191,19 @@ impl Pending {
     /// log or the request's span); `None` when nothing does (request IDs
     /// and a trace context nobody samples), and the record ends here.
     /// Takes the [`MatchedRoute`] out of the response: the server is the
-    /// last to look at its extensions.
-    pub(crate) fn respond(self, res: &mut restlight_core::Response) -> Option<Finish> {
+    /// last to look at its extensions. `version` is the request's.
+    pub(crate) fn respond(self, res: &mut restlight_core::Response, version: Version) -> Option<Finish> {
         if let Some(id) = self.tags.as_ref().and_then(|t| t.id.as_ref()) {
-            res.headers_mut().insert(self.observe.trace.request_id_header.clone(), id.to_header_value());
+            let mut value = id.to_header_value();
+            // Over HTTP/2, a value that is new on every response would
+            // otherwise enter the connection's HPACK table each time: `h2`
+            // compares it with every ID already there, then evicts older
+            // entries (the content type among them) to make room. Marked
+            // sensitive, it is sent as a literal that is never indexed.
+            if version == Version::HTTP_2 {
+                value.set_sensitive(true);
+            }
+            res.headers_mut().insert(self.observe.trace.request_id_header.clone(), value);
         }
         // The route is marked only when something reads it, and those are
         // what a `Finish` is for.

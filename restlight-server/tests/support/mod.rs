@@ -158,6 +158,15 @@ impl Raw {
         closed
     }
 
+    /// The next HTTP/2 frame the server sends: its type, flags, stream and
+    /// payload (waits for the whole frame).
+    pub fn h2_frame(&mut self) -> (u8, u8, u32, Vec<u8>) {
+        let head = self.take(9);
+        let len = usize::from(head[0]) << 16 | usize::from(head[1]) << 8 | usize::from(head[2]);
+        let stream = u32::from_be_bytes([head[5], head[6], head[7], head[8]]) & 0x7fff_ffff;
+        (head[3], head[4], stream, self.take(len))
+    }
+
     /// Everything received and not yet consumed.
     pub fn received(&self) -> &[u8] {
         &self.buf
