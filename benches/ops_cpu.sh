@@ -16,6 +16,9 @@
 # median user-space ns per request. The server is pinned to CPU 0 and
 # h2load to CPU 1, as in the load comparison. The clock tick is 10 ms: with the
 # default N (400,000) a run's figure is good to about 0.5 %.
+# PROTO=h2c sends the requests over h2c by prior knowledge instead, STREAMS
+# (default 16) concurrent streams on each of CONNS (then default 16)
+# connections.
 #   cargo build --release --features access-log-file --example ops
 #   RUNS=5 MODES="off ids trace" benches/ops_cpu.sh
 set -u
@@ -23,7 +26,12 @@ BIN=${BIN:-target/release/examples/ops}
 N=${N:-400000}
 RUNS=${RUNS:-5}
 MODES=${MODES:-off ids trace}
-CONNS=${CONNS:-64}
+PROTO=${PROTO:-h1}
+case "$PROTO" in
+  h1) proto=(--h1); CONNS=${CONNS:-64} ;;
+  h2c) proto=(-m "${STREAMS:-16}"); CONNS=${CONNS:-16} ;;
+  *) echo "PROTO is h1 or h2c, not $PROTO" >&2; exit 2 ;;
+esac
 tick=$(getconf CLK_TCK)
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 ucpu() { awk '{print $14}' "/proc/$1/stat"; }
@@ -39,9 +47,9 @@ for run in $(seq "$RUNS"); do
     pid=$!
     for _ in $(seq 300); do curl -s -o /dev/null http://127.0.0.1:18089/hello && break; sleep 0.05; done
     # Warm the connections' buffers and the thread pools first.
-    taskset -c 1 h2load --h1 -n 20000 -c 4 -t 1 http://127.0.0.1:18089/hello >/dev/null
+    taskset -c 1 h2load "${proto[@]}" -n 20000 -c 4 -t 1 http://127.0.0.1:18089/hello >/dev/null
     before=$(cpu "$pid") ubefore=$(ucpu "$pid") start=$(date +%s%N)
-    taskset -c 1 h2load --h1 -n "$N" -c "$CONNS" -t 1 http://127.0.0.1:18089/hello >/dev/null
+    taskset -c 1 h2load "${proto[@]}" -n "$N" -c "$CONNS" -t 1 http://127.0.0.1:18089/hello >/dev/null
     after=$(cpu "$pid") uafter=$(ucpu "$pid") end=$(date +%s%N)
     kill -TERM "$pid"; wait "$pid" 2>/dev/null
     ns=$(( (after - before) * 1000000000 / tick / N ))
