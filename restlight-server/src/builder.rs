@@ -323,11 +323,11 @@ impl Restlight {
     /// gets a new one otherwise (24 hex digits; made without a lock or a
     /// system call). The ID is sent back in the same header (over HTTP/2
     /// never indexed by header compression, since it is new on every
-    /// response), appended to
-    /// the access-log line (` id=...`), a field (`request_id`) of the
-    /// request's `tracing` span (target [`REQUEST_TARGET`](crate::REQUEST_TARGET),
-    /// so every event made while handling the request carries it), and
-    /// read by handlers as `#[context] id: &RequestId`.
+    /// response), appended to the access-log line (` id=...`), a field
+    /// (`request_id`) of the request's `tracing` span (target
+    /// [`REQUEST_TARGET`](crate::REQUEST_TARGET), so every event made while
+    /// handling the request carries it), and read by handlers as
+    /// `#[context] id: &RequestId`.
     ///
     /// Default: off (responses are left as the application makes them).
     pub fn request_ids(mut self, enabled: bool) -> Self {
