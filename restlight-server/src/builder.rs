@@ -195,9 +195,9 @@ impl Restlight {
     /// end (HTTP, every stream of an HTTP/2 connection, and the routes
     /// scheduled on IO, so a client on one connection uses one IO thread;
     /// CPU-heavy handlers belong on `biz`). Tasks a handler there starts
-    /// with `tokio::spawn` run on the same thread, and `tokio::task::block_in_place` is not
-    /// available (use `spawn_blocking`, or schedule the route on `biz`).
-    /// Zero is treated as one.
+    /// with `tokio::spawn` run on the same thread, and
+    /// `tokio::task::block_in_place` is not available (use `spawn_blocking`,
+    /// or schedule the route on `biz`). Zero is treated as one.
     ///
     /// Default is the number of cores.
     pub fn io_threads(mut self, threads: usize) -> Self {

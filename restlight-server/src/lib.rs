@@ -37,9 +37,9 @@
 //! - the IO threads (`restlight-io-N`, one per core by default), each an
 //!   event loop of its own (a single-threaded tokio runtime): every accepted
 //!   connection is handed to the one serving the fewest and stays there;
-//!   they speak HTTP and run routes scheduled on IO (by default, every `async fn`
-//!   handler: see [`Restlight::default_scheduler`]), so a handler that
-//!   blocks holds up the other connections of its thread (and
+//!   they speak HTTP and run routes scheduled on IO (by default, every
+//!   `async fn` handler: see [`Restlight::default_scheduler`]), so a
+//!   handler that blocks holds up the other connections of its thread (and
 //!   `tokio::task::block_in_place` is not available there);
 //! - the business executor `"biz"` (`restlight-biz-N`, `max(4, 2 x cores)`
 //!   threads by default, [`Restlight::biz_threads`], each started when a

@@ -44,7 +44,8 @@ pub(crate) async fn serve(
                     // the loop's.
                     Ok(permit) => match (stream.into_std(), io.claim()) {
                         (Ok(stream), Ok((io, claim))) => {
-                            let served = serve_connection(stream, remote, Arc::clone(&ctx), drain_rx.clone(), (permit, claim));
+                            let served =
+                                serve_connection(stream, remote, Arc::clone(&ctx), drain_rx.clone(), (permit, claim));
                             conns.spawn_on(served, io);
                         }
                         (Err(err), _) | (_, Err(err)) => {

@@ -122,7 +122,7 @@ fn routes_run_on_the_named_runtimes() {
 }
 
 #[test]
-fn connections_go_to_the_io_threads_in_turn_and_stay_on_theirs() {
+fn connections_go_to_the_least_busy_io_thread_and_stay_on_it() {
     let server = with_ping()
         .io_threads(2)
         .route(get("/io").scheduled("io").handle(|_ctx| async { thread_name() }))
