@@ -561,6 +561,10 @@ fn declared_length(value: Option<&HeaderValue>) -> Option<u64> {
 /// (most small bodies) is handed over as that piece, neither copied nor
 /// gathered in a list first; several pieces are copied into one buffer,
 /// sized by `Content-Length` when it is sent. Trailers are not kept.
+/// Reading stops as soon as the body says it has ended
+/// ([`is_end_stream`](http_body::Body::is_end_stream), as hyper's does once
+/// it has yielded its `Content-Length`), without waiting to be told so by
+/// one more poll: the connection may say it only later.
 ///
 /// The body is read where the caller pinned it, and the state of the read
 /// is one closure's: an `async fn` taking the body would keep a copy of it
@@ -602,9 +606,8 @@ where
                 return Poll::Ready(Err(too_large()));
             }
             if data.is_empty() {
-                continue;
-            }
-            if let Some(all) = &mut gathered {
+                // Nothing to keep.
+            } else if let Some(all) = &mut gathered {
                 all.extend_from_slice(&data);
             } else if let Some(one) = first.take() {
                 // `declared` is at most `limit` here.
@@ -615,6 +618,9 @@ where
                 gathered = Some(all);
             } else {
                 first = Some(data);
+            }
+            if body.is_end_stream() {
+                break;
             }
         }
         Poll::Ready(Ok(match (gathered.take(), first.take()) {
@@ -811,5 +817,43 @@ mod tests {
         assert_eq!(read(&[b"abcdefgh"], None, 7), Err(StatusCode::PAYLOAD_TOO_LARGE));
         assert_eq!(read(&[b"abc"], Some(8), 7), Err(StatusCode::PAYLOAD_TOO_LARGE));
         assert_eq!(read(&[b"abcd", b"efg"], None, 7).unwrap(), "abcdefg", "exactly the limit is allowed");
+    }
+
+    /// Yields its pieces, says it has ended after the last, and then, if
+    /// polled again, never answers (as a connection that has not yet
+    /// closed the body's channel).
+    struct EndsEarly(Vec<Bytes>);
+
+    impl http_body::Body for EndsEarly {
+        type Data = Bytes;
+        type Error = BoxError;
+
+        fn poll_frame(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<Option<Result<Frame<Bytes>, BoxError>>> {
+            let this = self.get_mut();
+            if this.0.is_empty() {
+                return std::task::Poll::Pending;
+            }
+            std::task::Poll::Ready(Some(Ok(Frame::data(this.0.remove(0)))))
+        }
+
+        fn is_end_stream(&self) -> bool {
+            self.0.is_empty()
+        }
+    }
+
+    #[test]
+    fn a_body_that_says_it_has_ended_is_not_polled_again() {
+        use std::future::Future;
+        let waker = std::task::Waker::noop();
+        let mut cx = std::task::Context::from_waker(waker);
+        for pieces in [vec![&b"hello"[..]], vec![&b"hel"[..], &b"lo"[..]]] {
+            let mut body = EndsEarly(pieces.into_iter().map(Bytes::from_static).collect());
+            let read = read_body(std::pin::Pin::new(&mut body), Some(5), 64);
+            let got = std::pin::pin!(read).poll(&mut cx);
+            assert!(matches!(got, std::task::Poll::Ready(Ok(ref b)) if b == "hello"), "{got:?}");
+        }
     }
 }
