@@ -123,6 +123,12 @@ impl Stream for BodyStream {
                 self.inner = None;
                 return Poll::Ready(Some(Err(too_large(limit))));
             }
+            // A body that says it has ended (hyper's, once it has yielded
+            // its `Content-Length`) is not polled again: the connection
+            // may close it only on its next turn.
+            if self.inner.as_ref().is_some_and(|body| body.is_end_stream()) {
+                self.inner = None;
+            }
             return Poll::Ready(Some(Ok(data)));
         }
     }
@@ -138,5 +144,34 @@ fn body_error(e: &BoxError) -> HttpError {
         crate::body_timeout::request_timeout(&**e)
     } else {
         HttpError::bad_request(format!("the request body could not be read: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::pin::Pin;
+    use std::task::{Context, Poll, Waker};
+
+    use bytes::Bytes;
+    use futures_util::Stream;
+
+    use super::BodyStream;
+    use crate::app::EndsEarly;
+
+    #[test]
+    fn the_stream_ends_with_a_body_that_says_it_has_ended() {
+        let mut cx = Context::from_waker(Waker::noop());
+        let body = EndsEarly(vec![Bytes::from_static(b"hel"), Bytes::from_static(b"lo")]);
+        let mut stream = BodyStream::new(body, None);
+        let mut got = Vec::new();
+        loop {
+            match Pin::new(&mut stream).poll_next(&mut cx) {
+                Poll::Ready(Some(Ok(piece))) => got.push(piece),
+                Poll::Ready(None) => break,
+                other => panic!("after {got:?}: {other:?}"),
+            }
+        }
+        assert_eq!(got, ["hel", "lo"]);
+        assert_eq!(stream.bytes_read(), 5);
     }
 }

@@ -772,7 +772,7 @@ fn wants_text(accept: &Accept<'_>) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use bytes::Bytes;
     use http::header::CONTENT_LENGTH;
     use http::{HeaderMap, HeaderValue, StatusCode};
@@ -822,7 +822,7 @@ mod tests {
     /// Yields its pieces, says it has ended after the last, and then, if
     /// polled again, never answers (as a connection that has not yet
     /// closed the body's channel).
-    struct EndsEarly(Vec<Bytes>);
+    pub(crate) struct EndsEarly(pub(crate) Vec<Bytes>);
 
     impl http_body::Body for EndsEarly {
         type Data = Bytes;

@@ -21,6 +21,8 @@ use crate::intercept::Affinity;
 mod builder;
 mod compile;
 mod dispatch;
+#[cfg(test)]
+pub(crate) use dispatch::tests::EndsEarly;
 mod live;
 mod matched;
 #[cfg(feature = "openapi")]
