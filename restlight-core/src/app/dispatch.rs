@@ -605,19 +605,19 @@ where
             if len > limit {
                 return Poll::Ready(Err(too_large()));
             }
-            if data.is_empty() {
-                // Nothing to keep.
-            } else if let Some(all) = &mut gathered {
-                all.extend_from_slice(&data);
-            } else if let Some(one) = first.take() {
-                // `declared` is at most `limit` here.
-                let size = declared.map_or(len, |n| usize::try_from(n).unwrap_or(len).max(len));
-                let mut all = BytesMut::with_capacity(size);
-                all.extend_from_slice(&one);
-                all.extend_from_slice(&data);
-                gathered = Some(all);
-            } else {
-                first = Some(data);
+            if !data.is_empty() {
+                if let Some(all) = &mut gathered {
+                    all.extend_from_slice(&data);
+                } else if let Some(one) = first.take() {
+                    // `declared` is at most `limit` here.
+                    let size = declared.map_or(len, |n| usize::try_from(n).unwrap_or(len).max(len));
+                    let mut all = BytesMut::with_capacity(size);
+                    all.extend_from_slice(&one);
+                    all.extend_from_slice(&data);
+                    gathered = Some(all);
+                } else {
+                    first = Some(data);
+                }
             }
             if body.is_end_stream() {
                 break;

@@ -21,8 +21,6 @@ use crate::intercept::Affinity;
 mod builder;
 mod compile;
 mod dispatch;
-#[cfg(test)]
-pub(crate) use dispatch::tests::EndsEarly;
 mod live;
 mod matched;
 #[cfg(feature = "openapi")]
@@ -31,6 +29,8 @@ mod stack;
 
 pub use builder::{AppBuilder, DEFAULT_MAX_BODY};
 pub(crate) use compile::{collapse, CompiledRoute, Compiler};
+#[cfg(test)]
+pub(crate) use dispatch::tests::EndsEarly;
 pub(crate) use dispatch::Routing;
 pub(crate) use live::Table;
 pub use live::{AppliedChange, RouteChange, Routes, RoutesIter};
