@@ -148,15 +148,38 @@ fn body_error(e: &BoxError) -> HttpError {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::pin::Pin;
     use std::task::{Context, Poll, Waker};
 
     use bytes::Bytes;
     use futures_util::Stream;
+    use http_body::Frame;
 
     use super::BodyStream;
-    use crate::app::EndsEarly;
+    use crate::error::BoxError;
+
+    /// Yields its pieces, says it has ended after the last, and then, if
+    /// polled again, never answers (as a connection that has not yet
+    /// closed the body's channel).
+    pub(crate) struct EndsEarly(pub(crate) Vec<Bytes>);
+
+    impl http_body::Body for EndsEarly {
+        type Data = Bytes;
+        type Error = BoxError;
+
+        fn poll_frame(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
+            let this = self.get_mut();
+            if this.0.is_empty() {
+                return Poll::Pending;
+            }
+            Poll::Ready(Some(Ok(Frame::data(this.0.remove(0)))))
+        }
+
+        fn is_end_stream(&self) -> bool {
+            self.0.is_empty()
+        }
+    }
 
     #[test]
     fn the_stream_ends_with_a_body_that_says_it_has_ended() {

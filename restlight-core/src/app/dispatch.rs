@@ -772,7 +772,7 @@ fn wants_text(accept: &Accept<'_>) -> bool {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use bytes::Bytes;
     use http::header::CONTENT_LENGTH;
     use http::{HeaderMap, HeaderValue, StatusCode};
@@ -781,6 +781,7 @@ pub(crate) mod tests {
 
     use super::read_body;
     use crate::error::BoxError;
+    use crate::stream::tests::EndsEarly;
 
     fn read(pieces: &[&'static [u8]], declared: Option<usize>, limit: usize) -> Result<Bytes, StatusCode> {
         let frames: Vec<Result<Frame<Bytes>, BoxError>> =
@@ -817,31 +818,6 @@ pub(crate) mod tests {
         assert_eq!(read(&[b"abcdefgh"], None, 7), Err(StatusCode::PAYLOAD_TOO_LARGE));
         assert_eq!(read(&[b"abc"], Some(8), 7), Err(StatusCode::PAYLOAD_TOO_LARGE));
         assert_eq!(read(&[b"abcd", b"efg"], None, 7).unwrap(), "abcdefg", "exactly the limit is allowed");
-    }
-
-    /// Yields its pieces, says it has ended after the last, and then, if
-    /// polled again, never answers (as a connection that has not yet
-    /// closed the body's channel).
-    pub(crate) struct EndsEarly(pub(crate) Vec<Bytes>);
-
-    impl http_body::Body for EndsEarly {
-        type Data = Bytes;
-        type Error = BoxError;
-
-        fn poll_frame(
-            self: std::pin::Pin<&mut Self>,
-            _: &mut std::task::Context<'_>,
-        ) -> std::task::Poll<Option<Result<Frame<Bytes>, BoxError>>> {
-            let this = self.get_mut();
-            if this.0.is_empty() {
-                return std::task::Poll::Pending;
-            }
-            std::task::Poll::Ready(Some(Ok(Frame::data(this.0.remove(0)))))
-        }
-
-        fn is_end_stream(&self) -> bool {
-            self.0.is_empty()
-        }
     }
 
     #[test]

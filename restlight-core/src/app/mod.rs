@@ -29,8 +29,6 @@ mod stack;
 
 pub use builder::{AppBuilder, DEFAULT_MAX_BODY};
 pub(crate) use compile::{collapse, CompiledRoute, Compiler};
-#[cfg(test)]
-pub(crate) use dispatch::tests::EndsEarly;
 pub(crate) use dispatch::Routing;
 pub(crate) use live::Table;
 pub use live::{AppliedChange, RouteChange, Routes, RoutesIter};
