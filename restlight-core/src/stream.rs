@@ -134,12 +134,15 @@ impl Stream for BodyStream {
     }
 }
 
-fn too_large(limit: usize) -> HttpError {
+/// 413 for a body past `limit` bytes.
+pub(crate) fn too_large(limit: usize) -> HttpError {
     HttpError::payload_too_large(format!("the request entity is larger than the limit of {limit} bytes"))
         .with("limit", limit)
 }
 
-fn body_error(e: &BoxError) -> HttpError {
+/// A body's read error as the client is answered: 408 for a body that
+/// did not arrive in time, else 400 naming the error.
+pub(crate) fn body_error(e: &BoxError) -> HttpError {
     if crate::body_timeout::is_body_timeout(&**e) {
         crate::body_timeout::request_timeout(&**e)
     } else {

@@ -580,30 +580,19 @@ where
     B: http_body::Body<Data = Bytes> + Send + 'static,
     B::Error: Into<BoxError>,
 {
-    let too_large = move || {
-        HttpError::payload_too_large(format!("the request entity is larger than the limit of {limit} bytes"))
-            .with("limit", limit)
-    };
     let mut first: Option<Bytes> = None;
     let mut gathered: Option<BytesMut> = None;
     let mut len = 0usize;
     std::future::poll_fn(move |cx| {
         if declared.is_some_and(|n| n > limit as u64) {
-            return Poll::Ready(Err(too_large()));
+            return Poll::Ready(Err(crate::stream::too_large(limit)));
         }
         while let Some(frame) = std::task::ready!(body.as_mut().poll_frame(cx)) {
-            let frame = frame.map_err(|e| {
-                let e: BoxError = e.into();
-                if crate::body_timeout::is_body_timeout(&*e) {
-                    crate::body_timeout::request_timeout(&*e)
-                } else {
-                    HttpError::bad_request(format!("the request body could not be read: {e}"))
-                }
-            })?;
+            let frame = frame.map_err(|e| crate::stream::body_error(&e.into()))?;
             let Ok(data) = frame.into_data() else { continue };
             len = len.saturating_add(data.len());
             if len > limit {
-                return Poll::Ready(Err(too_large()));
+                return Poll::Ready(Err(crate::stream::too_large(limit)));
             }
             if !data.is_empty() {
                 if let Some(all) = &mut gathered {
