@@ -538,10 +538,10 @@ impl Bench<'_> {
     /// One measured cell: the load generator's figures plus the server's CPU
     /// ticks over the same window. Its user-space part is kept apart too:
     /// over HTTP/1.1 on loopback most of a request's CPU time is the
-    /// kernel's, and it charges the server's core with work of both ends
-    /// of each connection (a write delivers to the peer's socket in the
-    /// writer's context), so the whole figure moves between windows by more
-    /// than the servers differ, while the user-space one is the server's own.
+    /// kernel's, and not all of it is the server's (on loopback a write's
+    /// delivery into the peer's socket runs inside the writer's system
+    /// call), so the whole figure moves between windows by more than the
+    /// servers differ, while the user-space one is the server's own code.
     fn measure(&self, pid: u32, cmd: Command, secs: u64, h2: bool) -> Option<Sample> {
         let t0 = cpu_ticks(pid);
         let (sys0, client0) = (system_busy_ticks(), children_cpu_us());
