@@ -323,7 +323,10 @@ impl Restlight {
     /// gets a new one otherwise (24 hex digits; made without a lock or a
     /// system call). The ID is sent back in the same header (over HTTP/2
     /// never indexed by header compression, since it is new on every
-    /// response), appended to the access-log line (` id=...`), a field
+    /// response, but for one response of each connection every 30 seconds,
+    /// which keeps the header's name in the connection's table so that the
+    /// others name it by its index there instead of writing it out),
+    /// appended to the access-log line (` id=...`), a field
     /// (`request_id`) of the request's `tracing` span (target
     /// [`REQUEST_TARGET`](crate::REQUEST_TARGET), so every event made while
     /// handling the request carries it), and read by handlers as

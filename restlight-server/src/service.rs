@@ -119,8 +119,11 @@ impl<P: Pieces> Future for Responding<P> {
         if closes_connection(&response, self.version) {
             response.headers_mut().insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
         }
-        let finish = self.pending.take().and_then(|p| p.respond(&mut response, self.version));
         let in_flight = self.in_flight.take();
+        let finish = match (self.pending.take(), &in_flight) {
+            (Some(pending), Some(in_flight)) => pending.respond(&mut response, self.version, in_flight.activity()),
+            _ => None,
+        };
         Poll::Ready(Ok(response.map(|body| ResponseBody {
             inner: body,
             finish,

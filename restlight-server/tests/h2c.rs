@@ -308,15 +308,18 @@ fn hpack_fields(block: &[u8]) -> Vec<Field> {
 }
 
 #[test]
-fn a_request_id_does_not_enter_the_connections_header_table() {
-    // A response's ID is new every time: were it indexed, each response
+fn a_request_id_enters_the_connections_header_table_once_and_its_name_is_reused() {
+    // A response's ID is new every time: were each indexed, every response
     // over the connection would add it to the HPACK table and evict older
-    // entries.
+    // entries. The first response's ID is indexed, which puts the header's
+    // name in the table; later ones are never indexed and name it by its
+    // index in the table.
     let server = with_ping().request_ids(true).start().unwrap();
     let mut raw = Raw::connect(server.local_addr());
     raw.send(H2_PREFACE);
     raw.send(H2_EMPTY_SETTINGS);
-    for stream in [1_u8, 3] {
+    let mut seen = Vec::new();
+    for stream in [1_u8, 3, 5] {
         // GET /ping: `:method GET` and `:scheme http` from the static
         // table, `:path` and `:authority` as literals with static names.
         let mut block = vec![0x82, 0x86, 0x04, 5];
@@ -333,13 +336,28 @@ fn a_request_id_does_not_enter_the_connections_header_table() {
             }
         };
         // Every other field of this response has a name in the static
-        // table (`content-type`, `content-length`, `date`); the request ID's
-        // name is written out, and so is the field: never indexed.
-        let written_out: Vec<Field> = hpack_fields(&block)
+        // table (indices 1 to 61: `content-type`, `content-length`,
+        // `date`), so the request ID's field is the one whose name is
+        // written out or found in the connection's table (62 and above).
+        let id_fields: Vec<Field> = hpack_fields(&block)
             .into_iter()
-            .filter(|f| matches!(f, Field::Incremental(0) | Field::WithoutIndexing(0) | Field::NeverIndexed(0)))
+            .filter(|f| match *f {
+                Field::Incremental(name) | Field::WithoutIndexing(name) | Field::NeverIndexed(name) => {
+                    name == 0 || name >= 62
+                }
+                Field::Indexed => false,
+            })
             .collect();
-        assert_eq!(written_out, [Field::NeverIndexed(0)], "stream {stream}: {:?}", hpack_fields(&block));
+        seen.push(id_fields);
     }
+    assert_eq!(seen[0], [Field::Incremental(0)], "the first response: the name written out, the field indexed");
+    for (i, fields) in seen.iter().enumerate().skip(1) {
+        assert!(
+            matches!(fields[..], [Field::NeverIndexed(name)] if name >= 62),
+            "response {}: the name by its index in the connection's table, the field never indexed: {fields:?}",
+            i + 1
+        );
+    }
+    drop(raw);
     server.shutdown();
 }

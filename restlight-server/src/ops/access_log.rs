@@ -14,6 +14,7 @@ use http::{Method, Uri, Version};
 use restlight_core::{MatchedRoute, TraceContext};
 
 use super::metrics::RequestMetrics;
+use crate::activity::Activity;
 use restlight_core::trace::RequestTags;
 
 use super::trace::{RequestSpan, TraceSettings};
@@ -191,16 +192,24 @@ impl Pending {
     /// log or the request's span); `None` when nothing does (request IDs
     /// and a trace context nobody samples), and the record ends here.
     /// Takes the [`MatchedRoute`] out of the response: the server is the
-    /// last to look at its extensions. `version` is the request's.
-    pub(crate) fn respond(self, res: &mut restlight_core::Response, version: Version) -> Option<Finish> {
+    /// last to look at its extensions. `version` is the request's;
+    /// `connection` its connection's bookkeeping.
+    pub(crate) fn respond(
+        self,
+        res: &mut restlight_core::Response,
+        version: Version,
+        connection: &Activity,
+    ) -> Option<Finish> {
         if let Some(id) = self.tags.as_ref().and_then(|t| t.id.as_ref()) {
             let mut value = id.to_header_value();
             // Over HTTP/2, a value that is new on every response would
             // otherwise enter the connection's HPACK table each time: `h2`
             // compares it with every ID already there, then evicts older
             // entries (the content type among them) to make room. Marked
-            // sensitive, it is sent as a literal that is never indexed.
-            if version == Version::HTTP_2 {
+            // sensitive, it is sent as a literal that is never indexed, its
+            // name as the table's index once one unmarked ID has put the
+            // name there (`Activity::id_name_due`).
+            if version == Version::HTTP_2 && !connection.id_name_due() {
                 value.set_sensitive(true);
             }
             res.headers_mut().insert(self.observe.trace.request_id_header.clone(), value);
