@@ -71,8 +71,8 @@ impl Activity {
     /// the table otherwise) except on the connection's first response and
     /// then once every 30 seconds: the table then holds the name (with one
     /// old ID or two), and every other response writes the name as its
-    /// index instead of 12 Huffman-coded bytes. Read by the idle clock's
-    /// last reading: no clock read of its own.
+    /// index instead of the name's Huffman-coded bytes. Timed by the idle
+    /// clock's last reading: no clock read of its own.
     pub(crate) fn id_name_due(&self) -> bool {
         let now = self.idle_since_ms.load(Ordering::Relaxed);
         if now < self.id_name_due_ms.load(Ordering::Relaxed) {
