@@ -9,7 +9,9 @@
 //! OPS=ids     ...   # request IDs (x-request-id kept or made, sent back)
 //! OPS=header  ...   # no request IDs: the handler writes a fixed x-request-id
 //!                     # of a generated ID's length, marked sensitive as the
-//!                     # server marks its IDs: what writing the header alone costs
+//!                     # server marks its IDs (every time, so over HTTP/2 its
+//!                     # name is written out on every response, which the
+//!                     # server's IDs avoid): what writing the header alone costs
 //! OPS=trace   ...   # request IDs and trace context; no subscriber wants the span
 //! OPS=spans   ...   # the same with a subscriber that records every span
 //! OPS=exemplars ... # metrics, request IDs and trace context: every request
@@ -71,7 +73,10 @@ fn main() -> restlight::Result<()> {
 /// `text` with an `x-request-id` of the length of a generated one, the
 /// same on every response and marked sensitive as the server marks its IDs,
 /// so HTTP/2 sends it as a literal each time: what any such header costs
-/// to write, with none of the request-ID code.
+/// to write, with none of the request-ID code. (The server leaves one ID of
+/// each connection unmarked, which puts the name in the connection's table;
+/// a handler cannot tell its connection's first response, so this header's
+/// name is written out every time.)
 fn with_fixed_id(text: &'static str) -> restlight::Response {
     let mut res = text.into_response();
     const NAME: HeaderName = HeaderName::from_static("x-request-id");
