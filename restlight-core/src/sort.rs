@@ -1,5 +1,6 @@
 //! One stable sort for the lists put in order at startup (descriptors,
-//! interceptors, mappers, codecs, executors).
+//! interceptors, mappers, codecs, executors, the router's templates and
+//! conditions).
 //!
 //! `slice::sort_by` is instantiated once per element type and comparator,
 //! about 8 KiB of code each; a dozen of them, each run once at startup,
@@ -20,6 +21,23 @@ pub(crate) fn sort_by<T>(list: &mut Vec<T>, cmp: &dyn Fn(&T, &T) -> Ordering) {
         let items: &[T] = list;
         order(items.len(), &|a, b| cmp(&items[a], &items[b]))
     };
+    place(list, order);
+}
+
+/// Sorts `list` by the key `key` gives each element, computed once per
+/// element (as `slice::sort_by_cached_key` does), keeping the order of
+/// equal keys.
+pub(crate) fn sort_by_cached_key<T, K: Ord>(list: &mut Vec<T>, key: impl FnMut(&T) -> K) {
+    if list.len() < 2 {
+        return;
+    }
+    let keys: Vec<K> = list.iter().map(key).collect();
+    let order = order(keys.len(), &|a, b| keys[a].cmp(&keys[b]));
+    place(list, order);
+}
+
+/// Moves the elements of `list` into `order` (a permutation of its indices).
+fn place<T>(list: &mut Vec<T>, order: Vec<usize>) {
     let mut slots: Vec<Option<T>> = std::mem::take(list).into_iter().map(Some).collect();
     list.extend(order.into_iter().filter_map(|i| slots[i].take()));
 }
@@ -51,6 +69,19 @@ mod tests {
         let mut std_sorted = keys;
         std_sorted.sort_by_key(|b| std::cmp::Reverse(b.0));
         assert_eq!(ours, std_sorted);
+    }
+
+    #[test]
+    fn sorts_by_a_key_computed_once_per_element() {
+        let mut list = vec!["ccc", "a", "bb", "d", "ee"];
+        let mut calls = 0;
+        super::sort_by_cached_key(&mut list, |s| {
+            calls += 1;
+            s.len()
+        });
+        // Ties keep their order: "a" before "d", "bb" before "ee".
+        assert_eq!(list, ["a", "d", "bb", "ee", "ccc"]);
+        assert_eq!(calls, 5);
     }
 
     #[test]

@@ -270,7 +270,15 @@ impl<'a> Template<'a> {
         if errors.is_empty() {
             Ok(Self::from_pieces(pieces))
         } else {
-            errors.sort_by_key(|e| e.at().start);
+            // A few errors: an insertion sort written out (stable), not an
+            // instantiation of `slice::sort_by_key` in every service.
+            for i in 1..errors.len() {
+                let mut j = i;
+                while j > 0 && errors[j - 1].at().start > errors[j].at().start {
+                    errors.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
             Err(errors)
         }
     }

@@ -4,9 +4,10 @@
 use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
-use std::sync::{mpsc, Arc};
+use std::sync::Arc;
 use std::time::Duration;
 
+use restlight_core::__private::{handoff, Giver};
 use restlight_core::{App, AppBuilder};
 use restlight_core::{Error, Result};
 use tokio::net::TcpListener;
@@ -38,7 +39,7 @@ pub(crate) struct Ready {
 /// Spawns the server thread and waits until it listens (or failed to).
 pub(crate) fn launch(restlight: Restlight, signals: Signals) -> Result<ServerHandle> {
     let restlight = restlight.resolve_config(std::env::vars()).map_err(crate::builder::config_error)?;
-    let (ready_tx, ready_rx) = mpsc::sync_channel(1);
+    let (ready_tx, ready_rx) = handoff();
     let (stop_tx, stop_rx) = watch::channel(false);
     let (done_tx, done_rx) = oneshot::channel();
     let shutdown_timeout = restlight.options.shutdown_timeout;
@@ -48,16 +49,17 @@ pub(crate) fn launch(restlight: Restlight, signals: Signals) -> Result<ServerHan
         server_thread(restlight, signals, stop_rx, &ready_tx, server_counters);
         let _ = done_tx.send(());
     })?;
-    match ready_rx.recv() {
-        Ok(Ok(Ready { addr, actuator_addr, app })) => {
+    // `None`: the thread ended (it panicked) without a report.
+    match ready_rx.take() {
+        Some(Ok(Ready { addr, actuator_addr, app })) => {
             Ok(ServerHandle::new(addr, app, stop_tx, thread, done_rx, shutdown_timeout, counters)
                 .with_actuator_addr(actuator_addr))
         }
-        Ok(Err(err)) => {
+        Some(Err(err)) => {
             let _ = thread.join();
             Err(err)
         }
-        Err(mpsc::RecvError) => {
+        None => {
             let _ = thread.join();
             Err(Error::Io(io::Error::other("the restlight server thread panicked while starting")))
         }
@@ -72,21 +74,21 @@ pub(crate) fn launch(restlight: Restlight, signals: Signals) -> Result<ServerHan
 /// listens, a logged error after.
 pub(crate) fn serve_here(restlight: Restlight, signals: Signals) -> Result<()> {
     let restlight = restlight.resolve_config(std::env::vars()).map_err(crate::builder::config_error)?;
-    let (ready_tx, ready_rx) = mpsc::sync_channel(1);
+    let (ready_tx, ready_rx) = handoff();
     // Kept until the server stops: a dropped sender would stop it.
     let (_stop_tx, stop_rx) = watch::channel(false);
     let counters = Arc::new(Counters::default());
     let served = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         server_thread(restlight, signals, stop_rx, &ready_tx, counters);
     }));
-    match (ready_rx.try_recv(), served) {
-        (Ok(Err(err)), _) => Err(err),
-        (Ok(Ok(_)), Ok(())) => Ok(()),
-        (Ok(Ok(_)), Err(_)) => {
+    match (ready_rx.try_take(), served) {
+        (Some(Err(err)), _) => Err(err),
+        (Some(Ok(_)), Ok(())) => Ok(()),
+        (Some(Ok(_)), Err(_)) => {
             tracing::error!("the restlight server panicked");
             Ok(())
         }
-        (Err(_), _) => Err(Error::Io(io::Error::other("the restlight server panicked while starting"))),
+        (None, _) => Err(Error::Io(io::Error::other("the restlight server panicked while starting"))),
     }
 }
 
@@ -96,7 +98,7 @@ fn server_thread(
     restlight: Restlight,
     signals: Signals,
     stop: watch::Receiver<bool>,
-    ready: &mpsc::SyncSender<Result<Ready>>,
+    ready: &Giver<Result<Ready>>,
     counters: Arc<Counters>,
 ) {
     #[cfg(feature = "openapi")]
@@ -105,7 +107,7 @@ fn server_thread(
     let runtimes = match Runtimes::build(&options) {
         Ok(runtimes) => runtimes,
         Err(err) => {
-            let _ = ready.send(Err(err.into()));
+            ready.give(Err(err.into()));
             return;
         }
     };
@@ -121,7 +123,7 @@ fn server_thread(
     let (app, mgmt_app) = match built {
         Ok(built) => built,
         Err(err) => {
-            let _ = ready.send(Err(err.into()));
+            ready.give(Err(err.into()));
             runtimes.shutdown();
             return;
         }
@@ -166,7 +168,7 @@ fn server_thread(
     let (listener, addr, mgmt_listener) = match bound {
         Ok(bound) => bound,
         Err(err) => {
-            let _ = ready.send(Err(Error::Io(err)));
+            ready.give(Err(Error::Io(err)));
             runtimes.shutdown();
             return;
         }
@@ -187,7 +189,7 @@ fn server_thread(
             (Arc::new(ctx), mgmt)
         }
         Err(err) => {
-            let _ = ready.send(Err(conn_error(err)));
+            ready.give(Err(conn_error(err)));
             runtimes.shutdown();
             return;
         }
@@ -198,7 +200,7 @@ fn server_thread(
     if let Some(at) = actuator_addr {
         tracing::info!(%at, "restlight actuator listening on {scheme}://{at}");
     }
-    let _ = ready.send(Ok(Ready { addr, actuator_addr, app: app.clone() }));
+    ready.give(Ok(Ready { addr, actuator_addr, app: app.clone() }));
     let stop = mark_shutting_down(stop_signal(stop, signals), ops.clone());
     let stop = reject_queued_after(stop, app.clone(), options.shutdown_timeout);
     let timeout = options.shutdown_timeout + QUEUE_FLUSH_GRACE;

@@ -95,6 +95,27 @@ fn bind_error_is_returned_from_start() {
     assert!(err.to_string().contains(&port.to_string()), "{err}");
 }
 
+/// A tower layer that panics when the application is wrapped in it, which
+/// happens on the server's thread while it starts.
+struct PanickingLayer;
+
+impl tower_layer::Layer<restlight_core::layer::AppStack> for PanickingLayer {
+    type Service = restlight_core::layer::AppStack;
+
+    fn layer(&self, _inner: restlight_core::layer::AppStack) -> Self::Service {
+        panic!("this layer cannot be built");
+    }
+}
+
+#[test]
+fn a_panic_while_starting_is_an_error_from_start_and_from_run() {
+    let err = with_ping().layer(PanickingLayer).start().unwrap_err();
+    assert!(err.to_string().contains("panicked while starting"), "{err}");
+    // `run` outside a runtime serves on the calling thread: the same report.
+    let err = with_ping().port(0).layer(PanickingLayer).run().unwrap_err();
+    assert!(err.to_string().contains("panicked while starting"), "{err}");
+}
+
 #[tokio::test(flavor = "current_thread")]
 async fn start_and_shutdown_work_inside_a_current_thread_runtime() {
     let server = with_ping().start().unwrap();

@@ -21,6 +21,7 @@ pub use crate::bind::Bindings;
 pub use crate::descriptor::{HandlerFactory, RouteDescriptor, SchedulerName};
 pub use crate::entity::FromBody;
 pub use crate::error::HttpError;
+pub use crate::executor::handoff::{handoff, Giver, Taker};
 pub use crate::executor::scheduler::cores;
 pub use crate::executor::workers::{Held, Workers};
 pub use crate::handler::{ready_now, BoxFuture, Handler};

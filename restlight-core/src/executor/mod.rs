@@ -8,6 +8,7 @@
 
 mod bounded;
 mod failfast;
+pub(crate) mod handoff;
 mod metrics;
 mod resize;
 pub(crate) mod scheduler;

@@ -24,9 +24,8 @@
 use std::future::Future;
 use std::io;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Condvar, Mutex, OnceLock, PoisonError};
+use std::time::Duration;
 
 use tokio::runtime::{Handle, Runtime};
 use tokio::sync::oneshot;
@@ -49,9 +48,14 @@ pub struct Workers {
 #[derive(Debug)]
 struct Started {
     stop: Vec<oneshot::Sender<()>>,
-    ended_tx: mpsc::Sender<()>,
-    /// One message per thread that has ended.
-    ended: mpsc::Receiver<()>,
+    ended: Arc<Ended>,
+}
+
+/// How many of the threads have ended, counted by each as it ends.
+#[derive(Debug, Default)]
+struct Ended {
+    count: Mutex<usize>,
+    changed: Condvar,
 }
 
 /// One thread: its runtime's handle once started, and how many tasks it
@@ -76,13 +80,12 @@ impl Workers {
     /// once per thread, as it starts). No thread starts here: each starts
     /// on its first task.
     pub fn new(threads: usize, grace: Duration, name: impl Fn() -> String + Send + Sync + 'static) -> Self {
-        let (ended_tx, ended) = mpsc::channel();
         let workers = (0..threads.max(1))
             .map(|_| Worker { handle: OnceLock::new(), running: Arc::new(AtomicUsize::new(0)) })
             .collect();
         Self {
             workers,
-            started: Mutex::new(Started { stop: Vec::new(), ended_tx, ended }),
+            started: Mutex::new(Started { stop: Vec::new(), ended: Arc::default() }),
             grace,
             name: ThreadName(Box::new(name)),
         }
@@ -155,23 +158,23 @@ impl Workers {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
         let handle = rt.handle().clone();
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
-        let (rt_tx, rt_rx) = mpsc::sync_channel::<Runtime>(1);
-        let ended_tx = started.ended_tx.clone();
+        let (give_rt, take_rt) = super::handoff::handoff::<Runtime>();
+        let ended = Arc::clone(&started.ended);
         let grace = self.grace;
         let spawned = std::thread::Builder::new().name((self.name.0)()).spawn(move || {
-            let Ok(rt) = rt_rx.recv() else { return };
+            let Some(rt) = take_rt.take() else { return };
             rt.block_on(async move {
                 let _ = stop_rx.await;
             });
             rt.shutdown_timeout(grace);
-            let _ = ended_tx.send(());
+            *ended.count.lock().unwrap_or_else(PoisonError::into_inner) += 1;
+            ended.changed.notify_all();
         });
         if let Err(err) = spawned {
             rt.shutdown_background();
             return Err(err);
         }
-        // A buffer of one, empty: this never blocks.
-        let _ = rt_tx.send(rt);
+        give_rt.give(rt);
         started.stop.push(stop_tx);
         Ok(worker.handle.get_or_init(|| handle))
     }
@@ -218,19 +221,16 @@ impl Drop for Workers {
         if threads == 0 || Handle::try_current().is_ok() {
             return;
         }
-        let deadline = Instant::now() + self.grace;
-        for _ in 0..threads {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if started.ended.recv_timeout(left).is_err() {
-                return;
-            }
-        }
+        let ended = &started.ended;
+        let count = ended.count.lock().unwrap_or_else(PoisonError::into_inner);
+        let _ = ended.changed.wait_timeout_while(count, self.grace, |ended| *ended < threads);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Instant;
 
     fn pool(threads: usize) -> Workers {
         let n = AtomicUsize::new(0);

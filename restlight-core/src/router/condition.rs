@@ -38,7 +38,7 @@ impl Conditions {
         let mut params: Vec<Condition<'static>> = params.into_iter().collect();
         let mut headers: Vec<Condition<'static>> = headers.into_iter().map(Condition::lowercase_name).collect();
         for list in [&mut params, &mut headers] {
-            list.sort();
+            crate::sort::sort_by(list, &Ord::cmp);
             list.dedup();
         }
         Self { params, headers, trailing_slash: true }

@@ -293,7 +293,7 @@ impl Router {
                 })),
             }
         }
-        problems.sort_by_cached_key(ToString::to_string);
+        crate::sort::sort_by_cached_key(&mut problems, ToString::to_string);
         // In the JAX-RS order, entries in their order within a shape: equal
         // shapes (which have equal keys) are side by side, and the ranking
         // below finds its JAX-RS groups sorted already.
@@ -301,7 +301,10 @@ impl Router {
         // and each template then moves once, to its place.
         let mut sorted: Vec<(precedence::Key, &str, usize, usize)> =
             compiled.iter().enumerate().map(|(at, (t, i))| (t.key, t.shape_in(&shapes), *i, at)).collect();
-        sorted.sort_unstable_by(|a, b| precedence::order((&a.0, a.1), (&b.0, b.1)).then_with(|| a.2.cmp(&b.2)));
+        // Entries' indices are distinct, so this order is total.
+        crate::sort::sort_by(&mut sorted, &|a, b| {
+            precedence::order((&a.0, a.1), (&b.0, b.1)).then_with(|| a.2.cmp(&b.2))
+        });
         let mut compiled: Vec<Option<(Template<'e>, usize)>> = compiled.into_iter().map(Some).collect();
         // The members of every group, group after group; each group keeps
         // the template of its first entry and its range in `order`.
@@ -336,7 +339,9 @@ impl Router {
         // A group of one route has no tie to order and no pair to conflict.
         for (_, members) in groups.iter().filter(|(_, members)| members.len() > 1) {
             let members = &mut order[members.clone()];
-            members.sort_by_cached_key(|&i| tie_order(entries[i], i));
+            let mut tied = members.to_vec();
+            crate::sort::sort_by_cached_key(&mut tied, |&i| tie_order(entries[i], i));
+            members.copy_from_slice(&tied);
             let refs: Vec<&RouteEntry> = members.iter().map(|&i| entries[i]).collect();
             conflicts.extend(conflict::conflicts(&refs));
         }
