@@ -135,12 +135,16 @@ fn spring_order(a: &Rank<'_>, b: &Rank<'_>) -> Ordering {
 /// whatever the mix).
 pub(crate) fn rank<'s, T>(items: Vec<T>, rank_of: impl Fn(&T) -> Rank<'s>) -> Vec<T> {
     let (mut spring, mut jaxrs): (Vec<T>, Vec<T>) = items.into_iter().partition(|t| rank_of(t).is_spring);
-    // Shapes differ between groups, so both orders are total.
-    crate::sort::sort_by(&mut jaxrs, &|a, b| {
+    // Shapes differ between groups, so both orders are total: an unstable
+    // sort gives the same result without a buffer. These two sort every
+    // template at startup, so their comparisons are inlined here rather
+    // than made through the shared index sort (`crate::sort`), which
+    // costs a call per comparison.
+    jaxrs.sort_unstable_by(|a, b| {
         let (a, b) = (rank_of(a), rank_of(b));
         order((&a.key, a.shape), (&b.key, b.shape))
     });
-    crate::sort::sort_by(&mut spring, &|a, b| spring_order(&rank_of(a), &rank_of(b)));
+    spring.sort_unstable_by(|a, b| spring_order(&rank_of(a), &rank_of(b)));
     let mut out = Vec::with_capacity(spring.len() + jaxrs.len());
     let (mut spring, mut jaxrs) = (spring.into_iter().peekable(), jaxrs.into_iter().peekable());
     loop {
