@@ -149,6 +149,15 @@ fn bad_resizes_are_answered_with_problem_details_and_change_nothing() {
         assert_eq!(problem["executor"], "pool", "{body}: {problem}");
         assert!(problem["detail"].as_str().unwrap().contains(field), "{body}: {problem}");
     }
+    // A value that is no whole number is shown as the JSON it was sent as.
+    for (body, shown) in [
+        (r#"{"threads": "16"}"#, r#"`threads` must be a whole number, got "16""#),
+        (r#"{"maxActive": 1.5}"#, "`maxActive` must be a whole number, got 1.5"),
+        (r#"{"queue": null}"#, "`queue` must be a whole number, got null"),
+    ] {
+        let problem = json(&post(addr, "/ops/executors/pool", body));
+        assert_eq!(problem["detail"], shown, "{body}: {problem}");
+    }
     for body in ["", "not json", "[1, 2]", r#""threads""#] {
         let res = post(addr, "/ops/executors/pool", body);
         assert_eq!(res.status, 400, "{body:?}: {}", res.text());

@@ -354,7 +354,9 @@ impl OpsShared {
 }
 
 fn json_response(status: StatusCode, value: &Value) -> Response {
-    let mut res = Response::new(Body::from(value.to_string()));
+    // Through `to_vec`, not `Value`'s `Display`: the JSON writer the codecs
+    // use already, rather than a second copy of it (about 17 KiB).
+    let mut res = Response::new(Body::from(serde_json::to_vec(value).unwrap_or_default()));
     *res.status_mut() = status;
     res.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     res
@@ -542,7 +544,11 @@ fn parse_resize(body: &[u8]) -> Result<Resize, HttpError> {
         let n = value
             .as_u64()
             .and_then(|n| usize::try_from(n).ok())
-            .ok_or_else(|| bad(format!("`{field}` must be a whole number, got {value}")))?;
+            // As `json_response` writes values, not through `Display`.
+            .ok_or_else(|| {
+                let got = serde_json::to_string(&value).unwrap_or_default();
+                bad(format!("`{field}` must be a whole number, got {got}"))
+            })?;
         *slot = Some(n);
     }
     Ok(resize)
