@@ -2,7 +2,6 @@
 //! compiled.
 
 use std::any::TypeId;
-use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::Arc;
 
@@ -47,7 +46,7 @@ pub struct AppBuilder {
     default_scheduler: String,
     max_body: usize,
     annotated: bool,
-    excluded: BTreeSet<TypeId>,
+    excluded: Vec<TypeId>,
     interceptors: Vec<Intercept>,
     annotated_interceptors: bool,
     mappers: Vec<ErasedMapper>,
@@ -99,7 +98,7 @@ impl AppBuilder {
             default_scheduler: IO.to_owned(),
             max_body: DEFAULT_MAX_BODY,
             annotated: true,
-            excluded: BTreeSet::new(),
+            excluded: Vec::new(),
             interceptors: Vec::new(),
             annotated_interceptors: true,
             mappers: Vec::new(),
@@ -253,7 +252,7 @@ impl AppBuilder {
     /// [`App::add_resource`] (or a [`RouteChange`](crate::RouteChange)). Default: every
     /// annotated resource linked into the binary is served.
     pub fn exclude_resource<T: 'static>(mut self) -> Self {
-        self.excluded.insert(TypeId::of::<T>());
+        super::first_seen(&mut self.excluded, TypeId::of::<T>());
         self
     }
 
@@ -374,7 +373,7 @@ impl AppBuilder {
             resolver_factories: std::mem::take(&mut self.resolver_factories).into(),
         };
         let mut resources = compiler.resources.clone();
-        let mut missing_resources = BTreeSet::new();
+        let mut missing_resources = Vec::new();
         // Each route is consumed by its compilation (its strings move into
         // the route listing), so none outlives the build: the build's peak
         // of memory (which stays resident) is lower. Pushed into a vector

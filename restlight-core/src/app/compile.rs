@@ -3,7 +3,7 @@
 //! This file also decides which executors an application has.
 
 use std::any::TypeId;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::RouteInfo;
@@ -100,7 +100,7 @@ impl Compiler {
         &mut self,
         route: Route,
         resources: &mut Registry,
-        missing_resources: &mut BTreeSet<&'static str>,
+        missing_resources: &mut Vec<&'static str>,
         errors: &mut Vec<StartupError>,
     ) -> CompiledRoute {
         let location = route.location();
@@ -120,7 +120,9 @@ impl Compiler {
                 stream_body |= bindings.stream_body;
                 match built {
                     Ok(h) => Some(h),
-                    Err(StartupError::MissingResource { type_name, .. }) if !missing_resources.insert(type_name) => {
+                    Err(StartupError::MissingResource { type_name, .. })
+                        if !super::first_seen(missing_resources, type_name) =>
+                    {
                         None
                     }
                     Err(e) => {

@@ -14,7 +14,6 @@
 //! that the request path never takes.
 
 use std::any::TypeId;
-use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -353,10 +352,10 @@ impl<'a> RouteChange<'a> {
             resources.remove(*type_id);
         }
         let mut adding = self.add;
-        let mut added_types = BTreeSet::new();
+        let mut added_types = Vec::new();
         for resource in self.add_resources {
             let served = kept.iter().any(|r| r.resource_type == Some(resource.type_id));
-            if served || !added_types.insert(resource.type_id) {
+            if served || !super::first_seen(&mut added_types, resource.type_id) {
                 errors.push(StartupError::ResourceServed { type_name: resource.type_name });
                 continue;
             }
@@ -373,7 +372,7 @@ impl<'a> RouteChange<'a> {
             adding.extend(routes);
         }
 
-        let mut missing_resources = BTreeSet::new();
+        let mut missing_resources = Vec::new();
         // A vector of its own, not the routes' larger buffer reused.
         let mut added: Vec<Arc<CompiledRoute>> = Vec::with_capacity(adding.len());
         for route in adding {

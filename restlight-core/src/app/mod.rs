@@ -406,3 +406,14 @@ impl std::future::Future for Dispatched {
         }
     }
 }
+
+/// Adds `value` to `seen` unless it is there already; `true` when it was
+/// not. For the few resource types and names of one startup: a list, not a
+/// `BTreeSet`, whose code would be linked into every service for them.
+fn first_seen<T: PartialEq>(seen: &mut Vec<T>, value: T) -> bool {
+    let new = !seen.contains(&value);
+    if new {
+        seen.push(value);
+    }
+    new
+}

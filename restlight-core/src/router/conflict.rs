@@ -3,7 +3,6 @@
 
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -24,7 +23,7 @@ pub(crate) fn conflicts(members: &[&RouteEntry]) -> Vec<RouterProblem> {
             if a.method == b.method
                 && a.conditions.same_requirements(&b.conditions)
                 && media_set(&a.consumes) == media_set(&b.consumes)
-                && produces(a).keys().eq(produces(b).keys())
+                && same_keys(&produces(a), &produces(b))
             {
                 out.push(RouterProblem::Conflict { first: (*a).clone(), second: (*b).clone() });
             }
@@ -47,15 +46,15 @@ pub(crate) fn outranked(members: &[&RouteEntry]) -> Vec<RouterProblem> {
         let (b_consumes, b_produces) = (media_set(&b.consumes), produces(b));
         let winner = members.iter().enumerate().find(|&(i, a)| {
             let (a_consumes, a_produces) = (media_set(&a.consumes), produces(a));
-            let same_types = a_consumes == b_consumes && a_produces.keys().eq(b_produces.keys());
-            let qs = |t: &&str| a_produces.get(t).copied();
+            let same_types = a_consumes == b_consumes && same_keys(&a_produces, &b_produces);
+            let qs = |t: &str| a_produces.iter().find(|(a_t, _)| *a_t == t).map(|&(_, qs)| qs);
             i != j
                 && a.method == b.method
                 && a.conditions.same_requirements(&b.conditions)
                 && !same_types
-                && b_consumes.is_subset(&a_consumes)
-                && b_produces.iter().all(|(t, b_qs)| qs(t).is_some_and(|a_qs| a_qs >= *b_qs))
-                && (i < j || b_produces.iter().all(|(t, b_qs)| qs(t).is_some_and(|a_qs| a_qs > *b_qs)))
+                && b_consumes.iter().all(|t| a_consumes.contains(t))
+                && b_produces.iter().all(|&(t, b_qs)| qs(t).is_some_and(|a_qs| a_qs >= b_qs))
+                && (i < j || b_produces.iter().all(|&(t, b_qs)| qs(t).is_some_and(|a_qs| a_qs > b_qs)))
         });
         if let Some((_, a)) = winner {
             out.push(RouterProblem::Outranked { route: (*b).clone(), winner: (*a).clone() });
@@ -65,26 +64,41 @@ pub(crate) fn outranked(members: &[&RouteEntry]) -> Vec<RouterProblem> {
 }
 
 /// The essences of a consumes list (parameters cannot tell requests apart
-/// here); stating none is `*/*`.
-fn media_set(types: &[MediaType]) -> BTreeSet<&str> {
+/// here), sorted, each once; stating none is `*/*`. Sorted lists rather
+/// than `BTreeSet`s, whose code (and a stable sort for its `collect`)
+/// would be linked into every service for these few startup checks.
+fn media_set(types: &[MediaType]) -> Vec<&str> {
     if types.is_empty() {
-        return BTreeSet::from(["*/*"]);
+        return vec!["*/*"];
     }
-    types.iter().map(MediaType::essence).collect()
+    let mut set: Vec<&str> = types.iter().map(MediaType::essence).collect();
+    crate::sort::sort_by(&mut set, &|a, b| a.cmp(b));
+    set.dedup();
+    set
 }
 
-/// The essences of a route's produces with their highest `qs`; stating
-/// none is `*/*`.
-fn produces(e: &RouteEntry) -> BTreeMap<&str, u16> {
-    let mut out = BTreeMap::new();
+/// The essences of a route's produces with their highest `qs`, sorted by
+/// essence, each once; stating none is `*/*`.
+fn produces(e: &RouteEntry) -> Vec<(&str, u16)> {
     if e.produces.is_empty() {
-        out.insert("*/*", 1000);
+        return vec![("*/*", 1000)];
     }
-    for m in &e.produces {
-        let qs = out.entry(m.essence()).or_insert(0);
-        *qs = (*qs).max(m.qs());
-    }
+    let mut out: Vec<(&str, u16)> = e.produces.iter().map(|m| (m.essence(), m.qs())).collect();
+    crate::sort::sort_by(&mut out, &|a, b| a.0.cmp(b.0));
+    // Of equal essences (now side by side) keep one, with the highest `qs`.
+    out.dedup_by(|later, kept| {
+        let same = later.0 == kept.0;
+        if same {
+            kept.1 = kept.1.max(later.1);
+        }
+        same
+    });
     out
+}
+
+/// Whether two `produces` lists name the same essences.
+fn same_keys(a: &[(&str, u16)], b: &[(&str, u16)]) -> bool {
+    a.iter().map(|&(t, _)| t).eq(b.iter().map(|&(t, _)| t))
 }
 
 /// Routes of groups that match exactly the paths of a better group, so that

@@ -135,7 +135,7 @@ fn actuator_code_then_file_then_env() {
     let r = resolve(r, &[("RESTLIGHT_SERVER_ACTUATOR_BASE_PATH", "/env")]).unwrap();
     let a = r.actuator.expect("still on");
     assert_eq!(a.base_path, "/env", "env over file");
-    assert_eq!(a.exposed.iter().copied().collect::<Vec<_>>(), [Endpoint::Health, Endpoint::Metrics], "file");
+    assert_eq!(a.exposed, [Endpoint::Health, Endpoint::Metrics], "file");
     assert_eq!(a.version.as_deref(), Some("2.0"), "file over code");
     assert_eq!(a.name.as_deref(), Some("orders"), "code where nothing else says");
     assert_eq!(a.port, Some(0), "code where nothing else says");
@@ -229,7 +229,7 @@ fn actuator_env_list_and_text_values() {
     )
     .unwrap();
     let a = r.actuator.unwrap();
-    assert_eq!(a.exposed.iter().copied().collect::<Vec<_>>(), [Endpoint::Health, Endpoint::Routes, Endpoint::Config]);
+    assert_eq!(a.exposed, [Endpoint::Health, Endpoint::Routes, Endpoint::Config]);
     assert_eq!(a.port, Some(9091));
     assert_eq!((a.name.as_deref(), a.version.as_deref()), (Some("true"), Some("1.5")), "text keys stay text");
 }

@@ -7,7 +7,6 @@
 //! and HEAD handling, a line in the routes listing, and no extra branch on
 //! the path of every user request.
 
-use std::collections::BTreeSet;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -127,7 +126,9 @@ type Check = Arc<dyn Fn() -> Health + Send + Sync>;
 pub struct Actuator {
     pub(crate) base_path: String,
     pub(crate) port: Option<u16>,
-    pub(crate) exposed: BTreeSet<Endpoint>,
+    /// In [`Endpoint::ALL`]'s order, each once (a list, not a `BTreeSet`:
+    /// six values need no tree's code linked into every service).
+    pub(crate) exposed: Vec<Endpoint>,
     resize: bool,
     pub(crate) name: Option<String>,
     pub(crate) version: Option<String>,
@@ -153,7 +154,7 @@ impl Default for Actuator {
         Self {
             base_path: DEFAULT_BASE_PATH.to_owned(),
             port: None,
-            exposed: [Endpoint::Health, Endpoint::Info].into_iter().collect(),
+            exposed: vec![Endpoint::Health, Endpoint::Info],
             resize: false,
             name: None,
             version: None,
@@ -197,7 +198,7 @@ impl Actuator {
     /// Default is `health` and `info` only: `metrics`, `routes`, `config`
     /// and `executors` reveal internals and must be asked for.
     pub fn expose(mut self, endpoints: &[Endpoint]) -> Self {
-        self.exposed = endpoints.iter().copied().collect();
+        self.exposed = Endpoint::ALL.into_iter().filter(|e| endpoints.contains(e)).collect();
         self
     }
 
