@@ -43,6 +43,9 @@ struct Config {
     nice: i32,
     wrk: String,
     h2load: Option<String>,
+    /// `--only startup`: the startup runs alone (sizes, exec to first
+    /// response), printed as one table; no memory or load phases.
+    startup_only: bool,
 }
 
 fn usage() -> ! {
@@ -51,7 +54,8 @@ fn usage() -> ! {
          \x20                [--servers hyper,axum,actix,restlight] [--duration S] [--rounds N]\n\
          \x20                [--h2-duration S] [--h2-rounds N] [--warmup S] [--conns N]\n\
          \x20                [--startup-runs N] [--mem-secs S] [--server-cpu N] [--client-cpu N]\n\
-         \x20                [--port-base P] [--nice N] [--wrk PATH] [--h2load PATH|none]"
+         \x20                [--port-base P] [--nice N] [--wrk PATH] [--h2load PATH|none]\n\
+         \x20                [--only startup]"
     );
     std::process::exit(2)
 }
@@ -129,6 +133,11 @@ fn parse_args() -> Config {
             Some("none") => None,
             Some(p) => Some(p.to_string()),
             None => Some("h2load".into()),
+        },
+        startup_only: match kv.remove("only").as_deref() {
+            Some("startup") => true,
+            Some(_) => usage(),
+            None => false,
         },
         mode,
     };
@@ -574,6 +583,30 @@ impl Bench<'_> {
 
 // -------------------------------------------------------------------- output
 
+/// `--only startup`: each server's exec to first response (median and
+/// fastest of its runs) and stripped size, against the first server listed.
+fn print_startup(procs: &[Proc], startup: &BTreeMap<String, Vec<f64>>, size: &BTreeMap<String, f64>) {
+    let runs = startup.values().map(Vec::len).max().unwrap_or(0);
+    println!(
+        "| server | exec to first response (median of {runs}) | vs first | fastest | stripped binary | vs first |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
+    let med = |n: &str| startup.get(n).map(|v| median(v.clone())).unwrap_or(f64::NAN);
+    let first = &procs[0].name;
+    for p in procs {
+        let fastest = startup.get(&p.name).and_then(|v| v.iter().copied().reduce(f64::min)).unwrap_or(f64::NAN);
+        println!(
+            "| {} | {:.0} µs | {:.2}x | {:.0} µs | {:.0} B | {:.2}x |",
+            p.name,
+            med(&p.name),
+            med(&p.name) / med(first),
+            fastest,
+            size[&p.name],
+            size[&p.name] / size[first]
+        );
+    }
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.retain(|x| x.is_finite());
     if v.is_empty() {
@@ -736,6 +769,10 @@ fn main() {
                 None => eprintln!("  {} did not answer within 10 s", p.name),
             }
         }
+    }
+    if cfg.startup_only {
+        print_startup(&procs, &startup, &size);
+        return;
     }
     let mut idle_rss = BTreeMap::new();
     let mut peak_rss = BTreeMap::new();
