@@ -23,7 +23,7 @@ done
 
 build() { cargo build --release --manifest-path "$manifest" "$@"; }
 
-build --bin hyper --bin loadbench --bin reliability "$@"
+build --features mt --bin hyper --bin loadbench --bin reliability "$@"
 build --features axum --bin axum "$@"
 build --features actix --bin actix "$@"
 if [[ -n "$restlight" ]]; then
