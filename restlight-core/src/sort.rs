@@ -1,6 +1,6 @@
 //! One stable sort for the lists put in order at startup (descriptors,
-//! interceptors, mappers, codecs, executors, the router's templates and
-//! conditions).
+//! interceptors, mappers, codecs, executors, and in the router its
+//! problems, a group's ties, a route's conditions and media types).
 //!
 //! `slice::sort_by` is instantiated once per element type and comparator,
 //! about 8 KiB of code each; a dozen of them, each run once at startup,

@@ -3,8 +3,8 @@
 //! the server thread's report that it listens (or why it cannot).
 //!
 //! `std::sync::mpsc` did this before. A channel links the code of its three
-//! flavours (zero, array and list) for every message type, about 50 KiB of
-//! every service's binary for three messages sent once each; a slot under a
+//! flavours (zero, array and list) for every message type: about 50 KiB of
+//! every service's binary, for a few values each sent once. A slot under a
 //! mutex, with a condition variable to wait on, is all a single value
 //! needs.
 
