@@ -220,35 +220,16 @@ fn asterisk<B>(req: &Request<B>, app: &App) -> Response {
             }
         }
     }
-    if methods.contains(&Method::GET) && !methods.contains(&Method::HEAD) {
+    if methods.contains(&Method::GET) {
         methods.push(Method::HEAD);
     }
-    if !methods.contains(&Method::OPTIONS) {
-        methods.push(Method::OPTIONS);
-    }
-    // A handful of methods: an insertion sort written out, not an
-    // instantiation of `slice::sort_by` (about 8 KiB of code for one list).
-    for i in 1..methods.len() {
-        let mut j = i;
-        while j > 0 && (rank(&methods[j - 1]), methods[j - 1].as_str()) > (rank(&methods[j]), methods[j].as_str()) {
-            methods.swap(j - 1, j);
-            j -= 1;
-        }
-    }
-    let allow = methods.iter().map(Method::as_str).collect::<Vec<_>>().join(", ");
+    methods.push(Method::OPTIONS);
+    // In the order, and by the code, of every route's own `Allow`
+    // (sorted, each method once).
     let mut res = StatusCode::OK.into_response();
-    if let Ok(allow) = HeaderValue::from_str(&allow) {
-        res.headers_mut().insert(ALLOW, allow);
-    }
+    res.headers_mut().insert(ALLOW, restlight_core::__private::allow_header(&mut methods));
     res.headers_mut().insert(CONTENT_LENGTH, HeaderValue::from_static("0"));
     res
-}
-
-/// Standard methods in their usual order, then the others by name.
-fn rank(method: &Method) -> usize {
-    const ORDER: [Method; 7] =
-        [Method::GET, Method::HEAD, Method::POST, Method::PUT, Method::PATCH, Method::DELETE, Method::OPTIONS];
-    ORDER.iter().position(|m| m == method).unwrap_or(ORDER.len())
 }
 
 /// Whether a `Host` value is `uri-host [":" port]` (RFC 9110 §7.2), empty

@@ -135,6 +135,21 @@ fn asterisk_form_is_400_unless_options() {
 }
 
 #[test]
+fn options_asterisk_lists_methods_in_the_order_of_a_routes_allow() {
+    let server = restlight()
+        .route(restlight_core::patch("/items").handle(|_ctx| async { "patched" }))
+        .route(restlight_core::delete("/items").handle(|_ctx| async { "deleted" }))
+        .route(restlight_core::put("/items").handle(|_ctx| async { "put" }))
+        .start()
+        .unwrap();
+    let asterisk = exchange(server.local_addr(), "OPTIONS * HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    let route = exchange(server.local_addr(), "OPTIONS /items HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    assert_eq!(asterisk.header("allow"), Some("PUT, DELETE, PATCH, OPTIONS"));
+    assert_eq!(asterisk.header("allow"), route.header("allow"));
+    server.shutdown();
+}
+
+#[test]
 fn options_asterisk_is_200_with_the_servers_methods() {
     let server = server();
     let mut raw = Raw::connect(server.local_addr());

@@ -43,6 +43,7 @@ pub use crate::response::{Entity, IntoResponse, Response};
 #[cfg(feature = "openapi")]
 pub use crate::route_doc::records::*;
 pub use crate::route_doc::DocRef;
+pub use crate::router::select::allow_header;
 pub use crate::router::Precedence;
 pub use crate::startup::StartupError;
 pub use crate::validate::validate_entity;

@@ -128,7 +128,7 @@ mod matcher;
 mod params;
 mod precedence;
 mod regexes;
-mod select;
+pub(crate) mod select;
 pub(crate) mod template;
 
 use std::sync::Arc;

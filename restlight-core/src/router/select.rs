@@ -320,8 +320,9 @@ fn common_allow(method: &Method) -> Option<(&'static [Method], HeaderValue)> {
     })
 }
 
-/// Sorts and dedups `methods` and writes them as an `Allow` value.
-pub(crate) fn allow_header(methods: &mut Vec<Method>) -> HeaderValue {
+/// Sorts and dedups `methods` and writes them as an `Allow` value (the
+/// server's `OPTIONS *` answer uses it too).
+pub fn allow_header(methods: &mut Vec<Method>) -> HeaderValue {
     // A handful of methods: an insertion sort written out (stable), not an
     // instantiation of `slice::sort_by`.
     for i in 1..methods.len() {
