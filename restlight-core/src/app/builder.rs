@@ -338,9 +338,16 @@ impl AppBuilder {
     pub fn build(mut self) -> Result<App, StartupError> {
         // As `all_routes`, but the registered routes are moved, not cloned:
         // the builder's copy would otherwise live as long as the build, and
-        // the memory a build touches stays resident.
-        let mut routes = self.annotated_routes_list(self.routes.len());
-        routes.append(&mut std::mem::take(&mut self.routes));
+        // the memory a build touches stays resident. They keep their own
+        // buffer too (the annotated routes go in front of them): a second
+        // buffer for all of them would be a copy live beside the first.
+        let mut routes = std::mem::take(&mut self.routes);
+        let annotated = self.annotated_routes_list(0);
+        if routes.is_empty() {
+            routes = annotated;
+        } else {
+            routes.splice(0..0, annotated);
+        }
         routes.retain(|r| !r.resource_type().is_some_and(|t| self.excluded.contains(&t)));
         let mut errors = Vec::new();
         let mut regs = std::mem::take(&mut self.interceptors);

@@ -109,7 +109,7 @@ fn same_keys(a: &[(&str, u16)], b: &[(&str, u16)]) -> bool {
 /// group; a template whose variables all take the default (the common
 /// case) is its own canonical form, so nothing is written for it.
 pub(crate) fn shadowed(
-    groups: &[(Template<'_>, Range<usize>)],
+    groups: &[(&Template<'_>, Range<usize>)],
     shapes: &str,
     order: &[usize],
     entries: &[&RouteEntry],

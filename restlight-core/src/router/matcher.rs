@@ -239,16 +239,6 @@ pub(crate) struct Build<'t> {
     shape_at: Vec<(usize, usize)>,
 }
 
-impl Build<'_> {
-    /// Room for `segments` literal children (a bound: the segments of all
-    /// templates).
-    pub(crate) fn with_capacity(segments: usize) -> Self {
-        let mut literals = HashMap::default();
-        literals.reserve(segments);
-        Build { literals, shape: String::new(), shapes: String::new(), shape_at: Vec::new() }
-    }
-}
-
 #[derive(Debug)]
 enum SegMatcher {
     /// One unconstrained variable and nothing else (`{id}`): the whole
@@ -383,13 +373,6 @@ impl Tree {
             }
         }
         Ok(())
-    }
-
-    /// Makes room for `nodes` nodes at once (a bound: the segments of all
-    /// templates, and the root), so that the nodes are not copied as they
-    /// grow; [`finish`](Self::finish) gives back what was not used.
-    pub(crate) fn reserve(&mut self, nodes: usize) {
-        self.nodes.reserve_exact(nodes);
     }
 
     /// Decides, once all templates are in, which static routes are final.
