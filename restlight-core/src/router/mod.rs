@@ -305,8 +305,8 @@ impl Router {
         // Every template, so the comparisons are inlined (not made through
         // the shared index sort of `crate::sort`, a call each).
         sorted.sort_unstable_by(|a, b| precedence::order((&a.0, a.1), (&b.0, b.1)).then_with(|| a.2.cmp(&b.2)));
-        // The members of every group, group after group; each group keeps
-        // the template of its first entry and its range in `order`.
+        // The members of every group, group after group; each group names
+        // the template of its first entry and holds its range in `order`.
         let order: Vec<usize> = sorted.iter().map(|&(_, _, i, _)| i).collect();
         let mut by_shape: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
         for (at, &(_, shape, _, from)) in sorted.iter().enumerate() {
@@ -356,11 +356,11 @@ impl Router {
             strict: false,
         };
         // The tree's nodes and the build's table of literal children grow
-        // as templates go in. Reserved for every segment of every template
-        // (a bound: templates share their prefixes), they were twice the
-        // size they ended at: for 208 routes, 32 KB more startup memory,
-        // which stays resident, to spare the copies and rehashes of growing
-        // (about 32,000 instructions, most of them the copies).
+        // as templates go in. Room for every segment of every template (a
+        // bound: templates share their prefixes) is about twice what they
+        // end at, 32 KB more startup memory for 208 routes, which stays
+        // resident; growing costs copies and rehashes instead, about 32,000
+        // instructions for as many routes.
         let mut build = matcher::Build::default();
         // The route ids of each group, in a buffer reused for every group.
         let mut ids: Vec<usize> = Vec::new();

@@ -30,8 +30,8 @@ pub(crate) enum Piece<'e> {
 
 /// The pieces of one template segment: inline for one (most segments are
 /// one literal or one variable), so compiling a template allocates no
-/// vector per segment but for a segment like `{id}.json`. Inline room for
-/// two made every segment 24 bytes larger, for all templates at once.
+/// vector per segment but for a segment like `{id}.json`. Room for two
+/// would make every segment 24 bytes larger, in every template at once.
 pub(crate) type Seg<'e> = SmallVec<[Piece<'e>; 1]>;
 
 /// A template variable.
