@@ -960,6 +960,43 @@ fn main() {
             );
         }
     }
+    // The medians above compare each server's typical window with raw
+    // hyper's; when the machine's speed moves between windows (a virtual
+    // machine's host can make every request 20% dearer for a while), the
+    // two medians may come from different states. A ratio taken within each
+    // round (the same endpoint, a minute apart at most) cancels a slow drift.
+    let _ = writeln!(
+        md,
+        "\n#### HTTP/1.1, paired: CPU per request over raw hyper's in the same round, median over rounds\n\n\
+         Rounds count where both windows were quiet (all rounds when a cell has no quiet window). Raw hyper's \
+         spread is its dearest window over its cheapest: far above 1.05x, the machine's speed moved during the run, \
+         and the paired ratio is the safer figure.\n"
+    );
+    let _ = writeln!(md, "| endpoint | server | CPU/req vs hyper, paired | rounds | raw hyper's spread |");
+    let _ = writeln!(md, "|---|---|---:|---:|---:|");
+    for (ei, ep) in ENDPOINTS.iter().enumerate() {
+        let Some(hv) = h1.get(&(ei, "hyper".to_string())) else { continue };
+        let spread = {
+            let costs: Vec<f64> = hv.iter().map(|s| s.cpu_us_per_req).collect();
+            costs.iter().copied().fold(f64::MIN, f64::max) / costs.iter().copied().fold(f64::MAX, f64::min)
+        };
+        for t in live.iter().filter(|t| t.label != "hyper") {
+            let Some(v) = h1.get(&(ei, t.label.clone())) else { continue };
+            let pairs: Vec<(&Sample, &Sample)> = v.iter().zip(hv.iter()).collect();
+            let both_quiet: Vec<f64> = pairs
+                .iter()
+                .filter(|(a, b)| a.quiet() && b.quiet())
+                .map(|(a, b)| a.cpu_us_per_req / b.cpu_us_per_req)
+                .collect();
+            let ratios = if both_quiet.is_empty() {
+                pairs.iter().map(|(a, b)| a.cpu_us_per_req / b.cpu_us_per_req).collect()
+            } else {
+                both_quiet
+            };
+            let rounds = ratios.len();
+            let _ = writeln!(md, "| {} | {} | {:.2}x | {rounds} | {spread:.2}x |", ep.name, t.label, median(ratios));
+        }
+    }
     if !h2.is_empty() {
         let _ = writeln!(
             md,
