@@ -202,6 +202,8 @@ struct Sample {
     /// generator) over the window, in cores.
     others: f64,
     errors: u64,
+    /// The round the window belongs to (a failed window leaves a gap).
+    round: usize,
 }
 
 /// A window counts only when the server was the saturated side and nothing
@@ -577,6 +579,7 @@ impl Bench<'_> {
             busy: cpu_us / 1e6 / wall,
             others,
             errors: r.errors,
+            round: 0,
         })
     }
 }
@@ -831,7 +834,7 @@ fn main() {
                 let p = &procs[t.proc_idx];
                 let cmd = bench.wrk_cmd(p.port, ep, t.prefix, cfg.conns, cfg.duration);
                 if let Some(s) = bench.measure(pids[t.proc_idx], cmd, cfg.duration, false) {
-                    h1.entry((ei, t.label.clone())).or_default().push(s);
+                    h1.entry((ei, t.label.clone())).or_default().push(Sample { round, ..s });
                 }
             }
         }
@@ -854,7 +857,7 @@ fn main() {
                         &format!("http://{HOST}:{}{}", p.port, ep.path),
                     ]);
                     if let Some(s) = bench.measure(pids[t.proc_idx], cmd, cfg.h2_duration, true) {
-                        h2.entry((ei, t.label.clone())).or_default().push(s);
+                        h2.entry((ei, t.label.clone())).or_default().push(Sample { round, ..s });
                     }
                 }
             }
@@ -920,12 +923,13 @@ fn main() {
         let base = h1.get(&(ei, "hyper".to_string())).map(|v| agg(&quiet_or_all(v).0));
         for t in &live {
             let Some(v) = h1.get(&(ei, t.label.clone())) else { continue };
-            for (r, s) in v.iter().enumerate() {
+            for s in v {
                 let _ = writeln!(
                     tsv,
-                    "h1\t{}\t{}\t{r}\t{:.1}\t{}\t{}\t{:.3}\t{:.2}\t{:.2}\t{}\t{:.3}",
+                    "h1\t{}\t{}\t{}\t{:.1}\t{}\t{}\t{:.3}\t{:.2}\t{:.2}\t{}\t{:.3}",
                     ep.name,
                     t.label,
+                    s.round,
                     s.rps,
                     s.requests,
                     s.p99_us.map(|p| format!("{p:.1}")).unwrap_or_default(),
@@ -968,7 +972,7 @@ fn main() {
     let _ = writeln!(
         md,
         "\n#### HTTP/1.1, paired: CPU per request over raw hyper's in the same round, median over rounds\n\n\
-         Rounds count where both windows were quiet (all rounds when a cell has no quiet window). Raw hyper's \
+         Rounds count where both windows were quiet (all rounds when none has both). Raw hyper's \
          spread is its dearest window over its cheapest: far above 1.05x, the machine's speed moved during the run, \
          and the paired ratio is the safer figure.\n"
     );
@@ -982,7 +986,8 @@ fn main() {
         };
         for t in live.iter().filter(|t| t.label != "hyper") {
             let Some(v) = h1.get(&(ei, t.label.clone())) else { continue };
-            let pairs: Vec<(&Sample, &Sample)> = v.iter().zip(hv.iter()).collect();
+            let pairs: Vec<(&Sample, &Sample)> =
+                v.iter().filter_map(|a| hv.iter().find(|b| b.round == a.round).map(|b| (a, b))).collect();
             let both_quiet: Vec<f64> = pairs
                 .iter()
                 .filter(|(a, b)| a.quiet() && b.quiet())
@@ -1010,12 +1015,13 @@ fn main() {
             let base = h2.get(&(ei, "hyper".to_string())).map(|v| agg(&quiet_or_all(v).0));
             for t in live.iter().filter(|t| t.prefix.is_empty()) {
                 let Some(v) = h2.get(&(ei, t.label.clone())) else { continue };
-                for (r, s) in v.iter().enumerate() {
+                for s in v {
                     let _ = writeln!(
                         tsv,
-                        "h2c\t{}\t{}\t{r}\t{:.1}\t{}\t\t{:.3}\t{:.2}\t{:.2}\t{}\t{:.3}",
+                        "h2c\t{}\t{}\t{}\t{:.1}\t{}\t\t{:.3}\t{:.2}\t{:.2}\t{}\t{:.3}",
                         ENDPOINTS[ei].name,
                         t.label,
+                        s.round,
                         s.rps,
                         s.requests,
                         s.cpu_us_per_req,
