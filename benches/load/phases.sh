@@ -16,13 +16,15 @@
 # Each phase's time is wall time with the server pinned and runnable, and
 # its page faults. Tracing makes every system call and fault dearer, so the
 # times are larger than an untraced start's: compare servers within one
-# run. Needs perf and curl; only 127.0.0.1 is targeted.
+# run. Needs perf, curl and python3; only 127.0.0.1 is targeted.
 #
 #   benches/load/phases.sh BIN...      # ROUNDS traced starts of each
 set -euo pipefail
 PORT=${PORT:-18218}
 ROUNDS=${ROUNDS:-2}
-command -v perf >/dev/null || { echo "needs perf" >&2; exit 1; }
+for tool in perf curl python3; do
+    command -v "$tool" >/dev/null || { echo "needs $tool" >&2; exit 1; }
+done
 [[ $# -gt 0 ]] || { echo "usage: $0 BIN..." >&2; exit 2; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
