@@ -397,7 +397,8 @@ fn verify(port: u16, prefix: &str) -> Result<(), String> {
     if s != 200 || b != b"user 12345 order 67890" {
         return Err(format!("/users/..: {s} {:?}", String::from_utf8_lossy(&b)));
     }
-    let (s, b) = get("/users/12345/decoy7")?;
+    // The decoys are the service's, at its root, whatever the target's prefix.
+    let (s, b) = http(port, "GET", "/users/12345/decoy7", b"", t).map_err(|e| format!("decoy: {e}"))?;
     if s != 200 || b != b"decoy" {
         return Err(format!("decoy: {s} {:?}", String::from_utf8_lossy(&b)));
     }
