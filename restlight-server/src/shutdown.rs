@@ -3,10 +3,10 @@
 //! On Unix, SIGINT and SIGTERM are each registered (with `signal-hook`'s
 //! self-pipe) to write a byte into a socket pair whose other end the
 //! server's runtime reads, and unregistered when the wait ends. Tokio's
-//! own signal support is not used: every runtime built with it creates a
-//! table of 64 signals and registers a descriptor of its own with its
-//! event loop, which a server that listens for two signals, in one place,
-//! does without.
+//! own signal support is not used: it keeps a slot for every signal number
+//! (65 on Linux, each with a channel), and every runtime built with it
+//! registers a descriptor of its own with its event loop, which a server
+//! that listens for two signals, in one place, does without.
 
 /// Completes on the next SIGINT (Ctrl-C) or, on Unix, SIGTERM, and names it.
 ///
@@ -55,8 +55,8 @@ mod unix {
             let (read, write) = std::os::unix::net::UnixStream::pair()?;
             read.set_nonblocking(true)?;
             let id = pipe::register(signal, write)?;
-            // Registered: from here on a failure must unregister it, which
-            // dropping `Watched` does.
+            // Registered: a failure from here on unregisters it (dropping a
+            // `Watched` would, but there is none yet).
             match UnixStream::from_std(read) {
                 Ok(read) => Ok(Self { name, id, read }),
                 Err(err) => {
