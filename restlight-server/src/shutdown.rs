@@ -70,15 +70,16 @@ mod unix {
         async fn arrived(&self) -> &'static str {
             let mut buf = [0u8; 8];
             loop {
-                match self.read.readable().await {
-                    Ok(()) => match self.read.try_read(&mut buf) {
-                        Ok(n) if n > 0 => return self.name,
-                        // The write end is only closed when unregistered.
-                        Ok(_) => return std::future::pending().await,
-                        Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
-                        Err(_) => return std::future::pending().await,
-                    },
-                    Err(_) => return std::future::pending().await,
+                let read = match self.read.readable().await {
+                    Ok(()) => self.read.try_read(&mut buf),
+                    Err(e) => Err(e),
+                };
+                match read {
+                    Ok(n) if n > 0 => return self.name,
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                    // The end of the stream (the write end is closed only
+                    // when unregistered) or an error: it never fires.
+                    _ => return std::future::pending().await,
                 }
             }
         }
