@@ -118,6 +118,30 @@ fn many_literal_siblings_next_to_a_variable() {
 }
 
 #[test]
+fn long_literal_siblings_that_share_their_ends() {
+    // Longer than 16 bytes, with one long prefix and one long suffix: the
+    // names differ in their middle bytes only, or in their length.
+    let mut names: Vec<String> = (0..300).map(|i| format!("a-common-prefix-of-20-{i:03}-and-one-suffix")).collect();
+    names.push("a-common-prefix-of-20-000-and-one-suffiy".to_owned());
+    names.push("a-common-prefix-of-20-0000-and-one-suffix".to_owned());
+    let mut templates = vec!["/l/{other}".to_owned()];
+    templates.extend(names.iter().map(|n| format!("/l/{n}")));
+    let r = router(&templates);
+    for name in &names {
+        assert_eq!(find(&r, &templates, &format!("/l/{name}")), Ok((format!("/l/{name}"), vec![])), "{name}");
+    }
+    for seg in
+        ["a-common-prefix-of-20-300-and-one-suffix", "a-common-prefix-of-20-00-and-one-suffix", "a-common-prefix"]
+    {
+        assert_eq!(
+            find(&r, &templates, &format!("/l/{seg}")),
+            Ok(("/l/{other}".to_owned(), p(&[("other", seg)]))),
+            "{seg}"
+        );
+    }
+}
+
+#[test]
 fn a_plain_variable_takes_the_whole_decoded_segment() {
     let templates: Vec<String> =
         ["/u/{id}", "/u/{id}/x", "/u/{id: \\d+}/y", "/v/{a}/{b}/{c}"].iter().map(|s| (*s).to_owned()).collect();

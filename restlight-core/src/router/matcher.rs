@@ -2,7 +2,7 @@
 //! the rest, walked over the request path's segments (read in place for a
 //! plain path, see `decode::Segments`). Literal segments are found in a
 //! node's small open-addressed table of literal children, compared as two
-//! words and a length (a hash lookup when it has more than 32), a segment
+//! words and a length, a segment
 //! that is one variable without a regex is taken
 //! whole, other variables without a regex are matched by plain string
 //! scanning; constrained variables are matched against the raw segment,
@@ -100,25 +100,37 @@ struct Node {
     linear: bool,
 }
 
-/// The literal children of a node, by segment text. A few are found in a
-/// small open-addressed table by their text read as two words (see
-/// [`words`]): a segment of up to 16 bytes is compared in two word
-/// comparisons and its length, cheaper than hashing the segment or
-/// comparing bytes. Many are looked up in a hash map.
+/// The literal children of a node, by segment text, in an open-addressed
+/// table keyed by their text read as two words (see [`words`]): a segment
+/// of up to 16 bytes is compared in two word comparisons and its length,
+/// cheaper than hashing the segment or comparing bytes, whatever the
+/// number of children.
 #[derive(Debug, Default)]
 struct Literals {
-    /// While the tree is built, and for more than [`FEW`] children.
-    map: HashMap<Box<str>, usize>,
-    /// Up to [`FEW`] children.
-    few: Vec<Key>,
-    /// The table over `few`: a power of two of slots, at least twice as
+    /// The children.
+    keys: Box<[Key]>,
+    /// The table over `keys`: a power of two of slots, at least twice as
     /// many as children (so some slot is always empty), each 0 when empty
-    /// or 1 + the index of a child in `few`; a key's first slot is
+    /// or 1 + the index of a child in `keys`; a key's first slot is
     /// [`slot_of`] its words, then the next ones, wrapping around.
-    slots: Box<[u8]>,
+    slots: Slots,
 }
 
-/// One of a node's few literal children.
+/// The slots of [`Literals`]: two bytes each, four for a node with more
+/// than 65,534 literal children.
+#[derive(Debug)]
+enum Slots {
+    Narrow(Box<[u16]>),
+    Wide(Box<[u32]>),
+}
+
+impl Default for Slots {
+    fn default() -> Self {
+        Slots::Narrow(Box::default())
+    }
+}
+
+/// One of a node's literal children.
 #[derive(Debug)]
 struct Key {
     /// [`words`] of `text`.
@@ -127,13 +139,12 @@ struct Key {
     child: usize,
 }
 
-/// The most literal children in a node's small table.
-const FEW: usize = 32;
-
 /// The bytes of a segment as two words, which tell apart any two texts of
 /// the same length up to 16 bytes: its first and last eight bytes (which
 /// overlap below 16), its first and last four below 8, its first, middle and
-/// last byte below 4. Longer texts share their first 16 bytes' words.
+/// last byte below 4. Above 16 bytes the first word folds in every eight
+/// bytes but the last (so texts that share a long prefix still spread over
+/// the table) and equal words no longer mean equal texts.
 #[inline]
 fn words(text: &str) -> [u64; 2] {
     let b = text.as_bytes();
@@ -142,7 +153,11 @@ fn words(text: &str) -> [u64; 2] {
     let last = |b: &[u8]| b.last_chunk().map_or(0, |w| u64::from_le_bytes(*w));
     let half = |w: Option<&[u8; 4]>| w.map_or(0, |w| u64::from(u32::from_le_bytes(*w)));
     match n {
-        16.. => [first(b), first(&b[8..])],
+        17.. => {
+            let folded =
+                b[..n - 8].chunks(8).fold(0_u64, |h, c| (h.rotate_left(5) ^ first(c) ^ last(c)).wrapping_mul(K));
+            [folded, last(b)]
+        }
         8.. => [first(b), last(b)],
         4.. => [half(b.first_chunk()) | half(b.last_chunk()) << 32, 0],
         1.. => [u64::from(b[0]) | u64::from(b[n / 2]) << 8 | u64::from(b[n - 1]) << 16, 0],
@@ -150,13 +165,17 @@ fn words(text: &str) -> [u64; 2] {
     }
 }
 
+/// The multiplier of [`slot_of`] and of the fold in [`words`] (the golden
+/// ratio in 64 bits, as Fibonacci hashing uses it).
+const K: u64 = 0x9e37_79b9_7f4a_7c15;
+
 /// The first slot of a child whose text of `len` bytes has `words`, in a
 /// table of `mask` + 1 slots: the bits mixed by a multiplication, the high
 /// ones kept.
 #[inline]
 fn slot_of(words: [u64; 2], len: usize, mask: usize) -> usize {
     let mixed = words[0] ^ words[1].rotate_left(29) ^ len as u64;
-    (mixed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize & mask
+    (mixed.wrapping_mul(K) >> 32) as usize & mask
 }
 
 impl Literals {
@@ -164,60 +183,56 @@ impl Literals {
     /// children (most nodes below a variable), which answers at once.
     #[inline]
     fn get(&self, text: &str) -> Option<usize> {
-        if self.slots.is_empty() && self.map.is_empty() {
+        if self.keys.is_empty() {
             return None;
         }
-        self.search(text)
+        match &self.slots {
+            Slots::Narrow(slots) => self.search(slots, text),
+            Slots::Wide(slots) => self.search(slots, text),
+        }
     }
 
-    fn search(&self, text: &str) -> Option<usize> {
-        if !self.map.is_empty() {
-            return self.map.get(text).copied();
-        }
+    fn search<S: Copy + Into<u32>>(&self, slots: &[S], text: &str) -> Option<usize> {
         let words = words(text);
-        let mask = self.slots.len() - 1;
+        let mask = slots.len() - 1;
         let mut at = slot_of(words, text.len(), mask);
         loop {
-            let i = usize::from(*self.slots.get(at)?).checked_sub(1)?;
-            let key = self.few.get(i)?;
+            let i = usize::try_from((*slots.get(at)?).into()).ok()?.checked_sub(1)?;
+            let key = self.keys.get(i)?;
             // Up to 16 bytes, equal words and lengths are equal texts.
-            if key.text.len() == text.len()
-                && key.words == words
-                && (text.len() <= 16 || key.text.as_bytes().get(16..) == text.as_bytes().get(16..))
-            {
+            if key.text.len() == text.len() && key.words == words && (text.len() <= 16 || *key.text == *text) {
                 return Some(key.child);
             }
             at = (at + 1) & mask;
         }
     }
 
-    /// Adds a child, once the tree is built: `count` is how many the node
-    /// has in all, so that the list or the map is sized once.
-    fn add(&mut self, text: &str, child: usize, count: usize) {
-        if count > FEW {
-            self.map.reserve(count - self.map.len());
-            self.map.insert(text.into(), child);
-        } else {
-            self.few.reserve_exact(count - self.few.len());
-            self.few.push(Key { words: words(text), text: text.into(), child });
-        }
+    /// Whether the node has literal children.
+    fn is_empty(&self) -> bool {
+        self.keys.is_empty()
     }
 
-    /// Makes the table of up to [`FEW`] children.
-    fn finish(&mut self) {
-        if self.few.is_empty() {
-            return;
+    /// Makes the table of `children` (text and child node), once the tree
+    /// is built.
+    fn of(children: Vec<Key>) -> Self {
+        if children.is_empty() {
+            return Literals::default();
         }
-        let mask = (self.few.len() * 2).next_power_of_two() - 1;
-        let mut slots = vec![0_u8; mask + 1];
-        for (i, key) in self.few.iter().enumerate() {
+        let mask = (children.len() * 2).next_power_of_two() - 1;
+        let mut slots = vec![0_u32; mask + 1];
+        for (i, key) in children.iter().enumerate() {
             let mut at = slot_of(key.words, key.text.len(), mask);
             while slots[at] != 0 {
                 at = (at + 1) & mask;
             }
-            slots[at] = u8::try_from(i + 1).unwrap_or(u8::MAX);
+            slots[at] = u32::try_from(i + 1).unwrap_or(u32::MAX);
         }
-        self.slots = slots.into_boxed_slice();
+        let slots = if children.len() < usize::from(u16::MAX) {
+            Slots::Narrow(slots.into_iter().map(|s| u16::try_from(s).unwrap_or(u16::MAX)).collect())
+        } else {
+            Slots::Wide(slots.into_boxed_slice())
+        };
+        Literals { keys: children.into_boxed_slice(), slots }
     }
 }
 
@@ -378,16 +393,20 @@ impl Tree {
     /// Decides, once all templates are in, which static routes are final.
     pub(crate) fn finish(&mut self, build: Build<'_>) {
         self.nodes.shrink_to_fit();
+        // Each node's children gathered in a list sized once, then made
+        // into its table.
         let mut counts = vec![0_usize; self.nodes.len()];
         for &(node, _) in build.literals.keys() {
             counts[node] += 1;
         }
+        let mut children: Vec<Vec<Key>> = counts.iter().map(|&n| Vec::with_capacity(n)).collect();
+        drop(counts);
         for ((node, text), child) in build.literals {
-            self.nodes[node].literal.add(text, child, counts[node]);
+            children[node].push(Key { words: words(text), text: text.into(), child });
         }
-        for node in &mut self.nodes {
-            node.literal.finish();
-            let literals = !node.literal.slots.is_empty() || !node.literal.map.is_empty();
+        for (node, children) in self.nodes.iter_mut().zip(children) {
+            node.literal = Literals::of(children);
+            let literals = !node.literal.is_empty();
             node.linear = node.tails.is_none() && (node.patterns.is_empty() || (!literals && node.patterns.len() == 1));
         }
         let mut finals = Vec::new();
@@ -852,4 +871,43 @@ fn multi(pieces: &[Plain], text: &str, seg: usize, stack: &mut Caps) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{words, Key, Literals, Slots};
+
+    fn table(texts: &[String]) -> Literals {
+        Literals::of(
+            texts
+                .iter()
+                .enumerate()
+                .map(|(child, t)| Key { words: words(t), text: t.as_str().into(), child })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn more_children_than_two_bytes_count_take_four_byte_slots() {
+        let texts: Vec<String> = (0..70_000).map(|i| format!("n{i}")).collect();
+        let literals = table(&texts);
+        assert!(matches!(literals.slots, Slots::Wide(_)));
+        for (child, text) in texts.iter().enumerate().step_by(997) {
+            assert_eq!(literals.get(text), Some(child), "{text}");
+        }
+        assert_eq!(literals.get("n70000"), None);
+        assert_eq!(literals.get("n"), None);
+    }
+
+    #[test]
+    fn fewer_take_two_byte_slots() {
+        let texts: Vec<String> = (0..1_000).map(|i| format!("n{i}")).collect();
+        let literals = table(&texts);
+        assert!(matches!(literals.slots, Slots::Narrow(_)));
+        for (child, text) in texts.iter().enumerate() {
+            assert_eq!(literals.get(text), Some(child), "{text}");
+        }
+        assert_eq!(literals.get("n1000"), None);
+        assert_eq!(table(&[]).get("n1"), None);
+    }
 }
