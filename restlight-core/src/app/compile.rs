@@ -17,7 +17,7 @@ use crate::intercept::{self, RouteMeta};
 use crate::mapper::ErasedMapper;
 use crate::media::MediaType;
 use crate::route::{Route, Source};
-use crate::router::{Conditions, Precedence, RouteEntry};
+use crate::router::{Conditions, EntryRef, Precedence, RouteEntry};
 use crate::startup::StartupError;
 use restlight_grammar::condition::Condition;
 use restlight_grammar::media as grammar;
@@ -44,9 +44,10 @@ pub(crate) struct CompiledRoute {
     pub(crate) resource_type: Option<TypeId>,
     /// Also what the route's body limit and time limit are read from.
     pub(crate) info: RouteInfo,
-    /// What the router needs, kept to rebuild the router on a change; its
-    /// `produces` (parsed) is also what responses are written against.
-    pub(crate) entry: RouteEntry,
+    /// What the router needs besides the listing's strings and conditions,
+    /// kept to rebuild the router on a change; its `produces` (parsed) is
+    /// also what responses are written against.
+    pub(crate) matching: Matching,
     /// The macros' descriptor of an annotated route (for the OpenAPI document).
     #[cfg_attr(not(feature = "openapi"), allow(dead_code))]
     pub(crate) descriptor: Option<&'static crate::descriptor::RouteDescriptor>,
@@ -55,7 +56,34 @@ pub(crate) struct CompiledRoute {
     pub(crate) undocumented: bool,
 }
 
+/// What the router reads of a compiled route besides what its listing
+/// ([`RouteInfo`]) holds: the method, the template and the media types
+/// parsed, and the template's precedence.
+pub(crate) struct Matching {
+    pub(crate) method: http::Method,
+    pub(crate) parsed: Option<restlight_grammar::template::Template<'static>>,
+    pub(crate) consumes: Vec<MediaType>,
+    pub(crate) produces: Vec<MediaType>,
+    pub(crate) precedence: Precedence,
+}
+
 impl CompiledRoute {
+    /// The route as the router's build reads it: the template, name,
+    /// location and conditions are the listing's, not copies.
+    pub(crate) fn lend(&self) -> EntryRef<'_> {
+        EntryRef {
+            method: &self.matching.method,
+            template: &self.info.path,
+            parsed: self.matching.parsed.as_ref(),
+            consumes: &self.matching.consumes,
+            produces: &self.matching.produces,
+            location: &self.info.location,
+            name: &self.info.name,
+            conditions: &self.info.conditions,
+            precedence: self.matching.precedence,
+        }
+    }
+
     /// The handler, when it answers where the request is routed: an
     /// [immediate](crate::Handler::immediate) one (or one that reads
     /// nothing, [`immediate_no_input`](crate::Handler::immediate_no_input))
@@ -104,7 +132,7 @@ impl Compiler {
         errors: &mut Vec<StartupError>,
     ) -> CompiledRoute {
         let location = route.location();
-        let (entry, media_errors) = entry_of(&route, &location);
+        let (matching, conditions, media_errors) = matching_of(&route, &location);
         errors.extend(media_errors);
         let (response_codec, request_codec) = route_codecs(&route, &self.codecs, &location, errors);
         let mut stream_body = route.stream_body;
@@ -159,7 +187,7 @@ impl Compiler {
             name: &route.name,
             resource: route.resource(),
         };
-        let bound = intercept::bind(&self.prepared, &meta, entry.parsed.as_ref(), route.skip_all, &route.skip);
+        let bound = intercept::bind(&self.prepared, &meta, matching.parsed.as_ref(), route.skip_all, &route.skip);
         let interceptors = bound.iter().map(|b| (b.name, b.affinity)).collect();
         let handler = intercept::Pipeline::wrap(handler.unwrap_or_else(unbound_handler), bound, &self.mappers);
         let id = self.next_id;
@@ -191,9 +219,9 @@ impl Compiler {
                 name: route.name,
                 location,
                 interceptors,
-                conditions: entry.conditions.clone(),
+                conditions,
             },
-            entry,
+            matching,
             undocumented: route.undocumented,
             descriptor,
         }
@@ -253,7 +281,18 @@ pub(crate) fn build_executors(
     built
 }
 
+/// The router's entry for `route`, declared at `location`, with the
+/// problems of its media types.
 pub(crate) fn entry_of(route: &Route, location: &str) -> (RouteEntry, Vec<StartupError>) {
+    let (matching, conditions, errors) = matching_of(route, location);
+    let Matching { method, parsed, consumes, produces, precedence } = matching;
+    let (template, location, name) = (route.path.clone(), location.to_owned(), route.name.clone());
+    (RouteEntry { method, template, parsed, consumes, produces, location, name, conditions, precedence }, errors)
+}
+
+/// What the router reads of `route` besides its strings, its conditions,
+/// and the problems of its media types.
+fn matching_of(route: &Route, location: &str) -> (Matching, Conditions, Vec<StartupError>) {
     let mut errors = Vec::new();
     let mut bad = |value: String| {
         errors.push(StartupError::BadMediaType { value, route: route_label(&route.name, location) });
@@ -291,21 +330,17 @@ pub(crate) fn entry_of(route: &Route, location: &str) -> (RouteEntry, Vec<Startu
             (parse(&route.consumes), parse(&route.produces), None)
         }
     };
-    let entry = RouteEntry {
+    let matching = Matching {
         method: route.method.clone(),
-        template: route.path.clone(),
         parsed,
         consumes,
         produces,
-        location: location.to_owned(),
-        name: route.name.clone(),
-        conditions,
         precedence: match &route.source {
             Source::Descriptor(d) => d.precedence,
             Source::Built(_) => Precedence::JaxRs,
         },
     };
-    (entry, errors)
+    (matching, conditions, errors)
 }
 
 /// The codecs a route declared, looked up by name; an unknown one is a

@@ -440,7 +440,7 @@ impl Finish<'_, '_> {
         log_internal_error(route, res);
         let forced = route.response_codec.as_ref().or(self.url_codec);
         let written =
-            Written { codecs: &shared.codecs, produces: &route.entry.produces, forced, produce: self.produce };
+            Written { codecs: &shared.codecs, produces: &route.matching.produces, forced, produce: self.produce };
         write_in_place(res, &written, self.accept, self.head);
         if self.compress {
             let plain = std::mem::replace(res, Response::new(Body::empty()));

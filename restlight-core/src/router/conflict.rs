@@ -9,23 +9,23 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::regexes::literal_of_regex;
 use super::template::{push_escaped, shape, write_var, Template};
-use super::{RouteEntry, RouterProblem};
+use super::{EntryRef, RouterProblem};
 use crate::media::MediaType;
 
 /// Every conflicting pair among the routes of one group of equivalent
 /// templates: same method, same conditions, same consumes set, same
 /// produces set (no request can tell them apart). Routes that differ only there are ranked
 /// per request, as JAX-RS does.
-pub(crate) fn conflicts(members: &[&RouteEntry]) -> Vec<RouterProblem> {
+pub(crate) fn conflicts(members: &[EntryRef<'_>]) -> Vec<RouterProblem> {
     let mut out = Vec::new();
     for (i, a) in members.iter().enumerate() {
         for b in &members[i + 1..] {
             if a.method == b.method
-                && a.conditions.same_requirements(&b.conditions)
-                && media_set(&a.consumes) == media_set(&b.consumes)
+                && a.conditions.same_requirements(b.conditions)
+                && media_set(a.consumes) == media_set(b.consumes)
                 && same_keys(&produces(a), &produces(b))
             {
-                out.push(RouterProblem::Conflict { first: (*a).clone(), second: (*b).clone() });
+                out.push(RouterProblem::Conflict { first: a.to_entry(), second: b.to_entry() });
             }
         }
     }
@@ -37,27 +37,27 @@ pub(crate) fn conflicts(members: &[&RouteEntry]) -> Vec<RouterProblem> {
 /// every type it produces with a `qs` at least as high, and wins the ties
 /// (it comes first in the group's order, or every such `qs` is higher).
 /// Pairs that state the same types are conflicts instead.
-pub(crate) fn outranked(members: &[&RouteEntry]) -> Vec<RouterProblem> {
+pub(crate) fn outranked(members: &[EntryRef<'_>]) -> Vec<RouterProblem> {
     let mut out = Vec::new();
     if members.len() < 2 {
         return out; // no other route to outrank it
     }
     for (j, b) in members.iter().enumerate() {
-        let (b_consumes, b_produces) = (media_set(&b.consumes), produces(b));
+        let (b_consumes, b_produces) = (media_set(b.consumes), produces(b));
         let winner = members.iter().enumerate().find(|&(i, a)| {
-            let (a_consumes, a_produces) = (media_set(&a.consumes), produces(a));
+            let (a_consumes, a_produces) = (media_set(a.consumes), produces(a));
             let same_types = a_consumes == b_consumes && same_keys(&a_produces, &b_produces);
             let qs = |t: &str| a_produces.iter().find(|(a_t, _)| *a_t == t).map(|&(_, qs)| qs);
             i != j
                 && a.method == b.method
-                && a.conditions.same_requirements(&b.conditions)
+                && a.conditions.same_requirements(b.conditions)
                 && !same_types
                 && b_consumes.iter().all(|t| a_consumes.contains(t))
                 && b_produces.iter().all(|&(t, b_qs)| qs(t).is_some_and(|a_qs| a_qs >= b_qs))
                 && (i < j || b_produces.iter().all(|&(t, b_qs)| qs(t).is_some_and(|a_qs| a_qs > b_qs)))
         });
         if let Some((_, a)) = winner {
-            out.push(RouterProblem::Outranked { route: (*b).clone(), winner: (*a).clone() });
+            out.push(RouterProblem::Outranked { route: b.to_entry(), winner: a.to_entry() });
         }
     }
     out
@@ -79,7 +79,7 @@ fn media_set(types: &[MediaType]) -> Vec<&str> {
 
 /// The essences of a route's produces with their highest `qs`, sorted by
 /// essence, each once; stating none is `*/*`.
-fn produces(e: &RouteEntry) -> Vec<(&str, u16)> {
+fn produces<'e>(e: &EntryRef<'e>) -> Vec<(&'e str, u16)> {
     if e.produces.is_empty() {
         return vec![("*/*", 1000)];
     }
@@ -112,7 +112,7 @@ pub(crate) fn shadowed(
     groups: &[(&Template<'_>, Range<usize>)],
     shapes: &str,
     order: &[usize],
-    entries: &[&RouteEntry],
+    entries: &[EntryRef<'_>],
 ) -> Vec<RouterProblem> {
     let mut winners: HashMap<Cow<'_, str>, usize> = HashMap::default();
     winners.reserve(groups.len());
@@ -142,7 +142,7 @@ pub(crate) fn shadowed(
                 out.extend(
                     members
                         .iter()
-                        .map(|&e| RouterProblem::Shadowed { route: entries[e].clone(), winner: winner.clone() }),
+                        .map(|&e| RouterProblem::Shadowed { route: entries[e].to_entry(), winner: winner.to_entry() }),
                 );
             }
         }

@@ -183,6 +183,56 @@ pub struct RouteEntry {
     pub precedence: Precedence,
 }
 
+/// A route as the router's build reads it: the fields of a [`RouteEntry`],
+/// borrowed, so that the application's compiled routes lend theirs
+/// (their listing's strings among them) instead of keeping a copy.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EntryRef<'e> {
+    pub(crate) method: &'e Method,
+    pub(crate) template: &'e str,
+    pub(crate) parsed: Option<&'e restlight_grammar::template::Template<'static>>,
+    pub(crate) consumes: &'e [MediaType],
+    pub(crate) produces: &'e [MediaType],
+    pub(crate) location: &'e str,
+    pub(crate) name: &'e str,
+    pub(crate) conditions: &'e Conditions,
+    pub(crate) precedence: Precedence,
+}
+
+impl EntryRef<'_> {
+    /// The route as an entry of its own, for a problem that names it.
+    pub(crate) fn to_entry(self) -> RouteEntry {
+        RouteEntry {
+            method: self.method.clone(),
+            template: self.template.to_owned(),
+            parsed: self.parsed.cloned(),
+            consumes: self.consumes.to_vec(),
+            produces: self.produces.to_vec(),
+            location: self.location.to_owned(),
+            name: self.name.to_owned(),
+            conditions: self.conditions.clone(),
+            precedence: self.precedence,
+        }
+    }
+}
+
+impl RouteEntry {
+    /// The entry as the router's build reads it.
+    fn lend(&self) -> EntryRef<'_> {
+        EntryRef {
+            method: &self.method,
+            template: &self.template,
+            parsed: self.parsed.as_ref(),
+            consumes: &self.consumes,
+            produces: &self.produces,
+            location: &self.location,
+            name: &self.name,
+            conditions: &self.conditions,
+            precedence: self.precedence,
+        }
+    }
+}
+
 /// The route table, compiled once; lookups do not scan the routes.
 #[derive(Debug)]
 pub struct Router {
@@ -236,12 +286,12 @@ impl Router {
     /// equivalent templates, same consumes, same produces), each with
     /// both names and both locations.
     pub fn new(entries: &[RouteEntry]) -> Result<(Router, Vec<RouterProblem>), RouterError> {
-        Self::of_refs(&entries.iter().collect::<Vec<_>>())
+        Self::of_refs(&entries.iter().map(RouteEntry::lend).collect::<Vec<_>>())
     }
 
     /// [`Router::new`] over entries held elsewhere (the application's
     /// compiled routes), so that startup does not copy them.
-    pub(crate) fn of_refs<'e>(entries: &[&'e RouteEntry]) -> Result<(Router, Vec<RouterProblem>), RouterError> {
+    pub(crate) fn of_refs<'e>(entries: &[EntryRef<'e>]) -> Result<(Router, Vec<RouterProblem>), RouterError> {
         let mut problems: Vec<RouterProblem> = Vec::new();
         // Every template compiled once, with its entry's index: no map and
         // no copy of its shape to find the equivalent ones.
@@ -259,9 +309,9 @@ impl Router {
         for (i, &entry) in entries.iter().enumerate() {
             // A template the macros parsed had its regexes checked at
             // compile time, with the same engine: none is compiled twice.
-            let template = match &entry.parsed {
+            let template = match entry.parsed {
                 Some(parsed) => Ok(template::compile_into(parsed, &mut shapes)),
-                None => template::parse_into(&entry.template, &mut shapes)
+                None => template::parse_into(entry.template, &mut shapes)
                     .and_then(|t| template::check_regexes(&t).map(|()| t)),
             };
             match template {
@@ -286,9 +336,9 @@ impl Router {
                     compiled.push((t, i));
                 }
                 Err(faults) => problems.extend(faults.into_iter().map(|fault| match fault {
-                    template::Fault::Syntax(error) => RouterProblem::BadTemplate { route: entry.clone(), error },
+                    template::Fault::Syntax(error) => RouterProblem::BadTemplate { route: entry.to_entry(), error },
                     template::Fault::Regex { name, regex, reason } => {
-                        RouterProblem::BadRegex { route: entry.clone(), var: name, regex, reason }
+                        RouterProblem::BadRegex { route: entry.to_entry(), var: name, regex, reason }
                     }
                 })),
             }
@@ -343,9 +393,9 @@ impl Router {
         for (_, members) in groups.iter().filter(|(_, members)| members.len() > 1) {
             let members = &mut order[members.clone()];
             let mut tied = members.to_vec();
-            crate::sort::sort_by_cached_key(&mut tied, |&i| tie_order(entries[i], i));
+            crate::sort::sort_by_cached_key(&mut tied, |&i| tie_order(&entries[i], i));
             members.copy_from_slice(&tied);
-            let refs: Vec<&RouteEntry> = members.iter().map(|&i| entries[i]).collect();
+            let refs: Vec<EntryRef<'_>> = members.iter().map(|&i| entries[i]).collect();
             conflicts.extend(conflict::conflicts(&refs));
         }
         let mut router = Router {
@@ -368,7 +418,7 @@ impl Router {
             let members = &order[members.clone()];
             if let Err(e) = router.tree.insert(template, id, &mut build) {
                 let first = entries[members[0]];
-                problems.push(RouterProblem::Unroutable { route: first.clone(), reason: e });
+                problems.push(RouterProblem::Unroutable { route: first.to_entry(), reason: e });
             }
             ids.clear();
             ids.extend(router.routes.len()..router.routes.len() + members.len());
@@ -379,8 +429,8 @@ impl Router {
                 router.routes.push(Route {
                     index: i,
                     method: e.method.clone(),
-                    consumes: e.consumes.clone(),
-                    produces: e.produces.clone(),
+                    consumes: e.consumes.to_vec(),
+                    produces: e.produces.to_vec(),
                     vars,
                     distinct_vars,
                     conditions: e.conditions.clone(),
@@ -395,7 +445,7 @@ impl Router {
         }
         let mut warnings = conflict::shadowed(&groups, &shapes, &order, entries);
         for (_, members) in groups.iter().filter(|(_, members)| members.len() > 1) {
-            let members: Vec<&RouteEntry> = order[members.clone()].iter().map(|&i| entries[i]).collect();
+            let members: Vec<EntryRef<'_>> = order[members.clone()].iter().map(|&i| entries[i]).collect();
             warnings.extend(conflict::outranked(&members));
         }
         Ok((router, warnings))
@@ -653,17 +703,17 @@ fn read_already(
 /// The order of routes inside a group, which decides ties in negotiation:
 /// method, consumes, fewer produces first (anything last), conditions,
 /// then names.
-fn tie_order(e: &RouteEntry, index: usize) -> impl Ord {
+fn tie_order(e: &EntryRef<'_>, index: usize) -> impl Ord {
     let texts = |types: &[MediaType]| types.iter().map(ToString::to_string).collect::<Vec<_>>();
     let produces = if e.produces.is_empty() { usize::MAX } else { e.produces.len() };
-    let rank = select::method_rank(&e.method);
+    let rank = select::method_rank(e.method);
     (
         (rank.0, rank.1.to_owned()),
-        texts(&e.consumes),
+        texts(e.consumes),
         produces,
-        texts(&e.produces),
+        texts(e.produces),
         e.conditions.to_string(),
-        (e.name.clone(), e.location.clone(), index),
+        (e.name.to_owned(), e.location.to_owned(), index),
     )
 }
 

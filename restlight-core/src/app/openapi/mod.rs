@@ -127,7 +127,7 @@ impl OpenApi {
             let op = operation(route, &vars, &mut g, &mut ids);
             let method = route.info.method.to_ascii_lowercase();
             let ops = paths.entry(path.clone()).or_default();
-            let conditions = route.entry.conditions.to_string();
+            let conditions = route.info.conditions.to_string();
             let key = (path, method.clone());
             match ops.get_mut(&method) {
                 Some(first) => {
@@ -578,7 +578,7 @@ fn operation(
         }
         params.push(p);
     }
-    let conditions = &route.entry.conditions;
+    let conditions = &route.info.conditions;
     let unstated = condition_params(conditions.params(), "query", &mut params);
     let unstated_headers = condition_params(conditions.headers(), "header", &mut params);
     reads_input |= !conditions.params().is_empty() || !conditions.headers().is_empty();
