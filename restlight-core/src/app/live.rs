@@ -23,7 +23,7 @@ use super::{collapse, CompiledRoute, Compiler, RouteInfo, Routing};
 use crate::bind::Registry;
 use crate::descriptor::descriptors;
 use crate::route::Route;
-use crate::router::{EntryRef, Router, RouterError, RouterProblem};
+use crate::router::{Router, RouterError, RouterProblem};
 use crate::startup::StartupError;
 
 /// The routes served at one moment and the router over them; never changed
@@ -43,8 +43,7 @@ impl Table {
         routes: Vec<Arc<CompiledRoute>>,
         strict: bool,
     ) -> Result<(Self, Vec<RouterProblem>), RouterError> {
-        let entries: Vec<EntryRef<'_>> = routes.iter().map(|r| r.lend()).collect();
-        let (router, warnings) = Router::of_refs(&entries)?;
+        let (router, warnings) = Router::of_refs(routes.len(), &|i| routes[i].lend())?;
         let router = router.strict(strict);
         Ok((Self { router, routes, warnings: warnings.clone() }, warnings))
     }

@@ -105,14 +105,14 @@ fn same_keys(a: &[(&str, u16)], b: &[(&str, u16)]) -> bool {
 /// the better group is always chosen first: `/a/{x: b}` behind `/a/b`,
 /// `/{x}` behind `/{x: [^/]+}`. `groups` is in precedence order, each with
 /// its template (whose shape is in `shapes`) and the range of `order`
-/// holding its members (indices into `entries`). One hash lookup per
+/// holding its members (indices of `entries`). One hash lookup per
 /// group; a template whose variables all take the default (the common
 /// case) is its own canonical form, so nothing is written for it.
-pub(crate) fn shadowed(
+pub(crate) fn shadowed<'e>(
     groups: &[(&Template<'_>, Range<usize>)],
     shapes: &str,
     order: &[usize],
-    entries: &[EntryRef<'_>],
+    entries: &dyn Fn(usize) -> EntryRef<'e>,
 ) -> Vec<RouterProblem> {
     let mut winners: HashMap<Cow<'_, str>, usize> = HashMap::default();
     winners.reserve(groups.len());
@@ -138,11 +138,11 @@ pub(crate) fn shadowed(
                 slot.insert(first);
             }
             Entry::Occupied(winner) => {
-                let winner = entries[*winner.get()];
+                let winner = entries(*winner.get());
                 out.extend(
                     members
                         .iter()
-                        .map(|&e| RouterProblem::Shadowed { route: entries[e].to_entry(), winner: winner.to_entry() }),
+                        .map(|&e| RouterProblem::Shadowed { route: entries(e).to_entry(), winner: winner.to_entry() }),
                 );
             }
         }

@@ -286,17 +286,23 @@ impl Router {
     /// equivalent templates, same consumes, same produces), each with
     /// both names and both locations.
     pub fn new(entries: &[RouteEntry]) -> Result<(Router, Vec<RouterProblem>), RouterError> {
-        Self::of_refs(&entries.iter().map(RouteEntry::lend).collect::<Vec<_>>())
+        Self::of_refs(entries.len(), &|i| entries[i].lend())
     }
 
     /// [`Router::new`] over entries held elsewhere (the application's
     /// compiled routes), so that startup does not copy them.
-    pub(crate) fn of_refs<'e>(entries: &[EntryRef<'e>]) -> Result<(Router, Vec<RouterProblem>), RouterError> {
+    /// The entries are read through `entry` (its `i`-th of `count`), not
+    /// gathered into a list, which the build's peak of memory would hold.
+    pub(crate) fn of_refs<'e>(
+        count: usize,
+        entry: &dyn Fn(usize) -> EntryRef<'e>,
+    ) -> Result<(Router, Vec<RouterProblem>), RouterError> {
+        let entries = entry;
         let mut problems: Vec<RouterProblem> = Vec::new();
         // Every template compiled once, with its entry's index: no map and
         // no copy of its shape to find the equivalent ones.
-        let mut compiled: Vec<(Template<'e>, usize)> = Vec::with_capacity(entries.len());
-        let mut var_names: Vec<Option<Arc<[Arc<str>]>>> = vec![None; entries.len()];
+        let mut compiled: Vec<(Template<'e>, usize)> = Vec::with_capacity(count);
+        let mut var_names: Vec<Option<Arc<[Arc<str>]>>> = vec![None; count];
         // One `Arc` per distinct variable name, and one per distinct list of
         // names, shared by every route that uses it (most tables use a few
         // names many times, in a few orders).
@@ -305,8 +311,9 @@ impl Router {
         let mut list: Vec<Arc<str>> = Vec::new();
         // Every template's shape, one after the other in one buffer of the
         // build (a shape is never longer than its template and a `/`).
-        let mut shapes = String::with_capacity(entries.iter().map(|e| e.template.len() + 1).sum());
-        for (i, &entry) in entries.iter().enumerate() {
+        let mut shapes = String::with_capacity((0..count).map(|i| entries(i).template.len() + 1).sum());
+        for (i, names_of) in var_names.iter_mut().enumerate() {
+            let entry = entries(i);
             // A template the macros parsed had its regexes checked at
             // compile time, with the same engine: none is compiled twice.
             let template = match entry.parsed {
@@ -325,7 +332,7 @@ impl Router {
                             name
                         }
                     }));
-                    var_names[i] = Some(match lists.get(list.as_slice()) {
+                    *names_of = Some(match lists.get(list.as_slice()) {
                         Some(shared) => Arc::clone(shared),
                         None => {
                             let shared: Arc<[Arc<str>]> = Arc::from(list.as_slice());
@@ -371,8 +378,8 @@ impl Router {
             .map(|(first, members)| {
                 let t = &compiled[first].0;
                 let members_of = &order[members.clone()];
-                let is_spring = members_of.iter().all(|&i| matches!(entries[i].precedence, Precedence::Spring { .. }));
-                let spring = members_of.iter().map(|&i| t.key.spring(entries[i].precedence)).min();
+                let is_spring = members_of.iter().all(|&i| matches!(entries(i).precedence, Precedence::Spring { .. }));
+                let spring = members_of.iter().map(|&i| t.key.spring(entries(i).precedence)).min();
                 let spring = spring.unwrap_or_else(|| t.key.spring(Precedence::JaxRs));
                 (first, members, spring, is_spring)
             })
@@ -393,15 +400,15 @@ impl Router {
         for (_, members) in groups.iter().filter(|(_, members)| members.len() > 1) {
             let members = &mut order[members.clone()];
             let mut tied = members.to_vec();
-            crate::sort::sort_by_cached_key(&mut tied, |&i| tie_order(&entries[i], i));
+            crate::sort::sort_by_cached_key(&mut tied, |&i| tie_order(&entries(i), i));
             members.copy_from_slice(&tied);
-            let refs: Vec<EntryRef<'_>> = members.iter().map(|&i| entries[i]).collect();
+            let refs: Vec<EntryRef<'_>> = members.iter().map(|&i| entries(i)).collect();
             conflicts.extend(conflict::conflicts(&refs));
         }
         let mut router = Router {
             tree: Tree::default(),
             groups: Vec::with_capacity(groups.len()),
-            routes: Vec::with_capacity(entries.len()),
+            routes: Vec::with_capacity(count),
             any: any(),
             strict: false,
         };
@@ -417,13 +424,13 @@ impl Router {
         for (id, (template, members)) in groups.iter().enumerate() {
             let members = &order[members.clone()];
             if let Err(e) = router.tree.insert(template, id, &mut build) {
-                let first = entries[members[0]];
+                let first = entries(members[0]);
                 problems.push(RouterProblem::Unroutable { route: first.to_entry(), reason: e });
             }
             ids.clear();
             ids.extend(router.routes.len()..router.routes.len() + members.len());
             for &i in members {
-                let e = entries[i];
+                let e = entries(i);
                 let vars = var_names[i].take().unwrap_or_default();
                 let distinct_vars = vars.iter().enumerate().all(|(k, v)| !vars[..k].contains(v));
                 router.routes.push(Route {
@@ -445,7 +452,7 @@ impl Router {
         }
         let mut warnings = conflict::shadowed(&groups, &shapes, &order, entries);
         for (_, members) in groups.iter().filter(|(_, members)| members.len() > 1) {
-            let members: Vec<EntryRef<'_>> = order[members.clone()].iter().map(|&i| entries[i]).collect();
+            let members: Vec<EntryRef<'_>> = order[members.clone()].iter().map(|&i| entries(i)).collect();
             warnings.extend(conflict::outranked(&members));
         }
         Ok((router, warnings))
