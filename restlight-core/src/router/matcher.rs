@@ -133,10 +133,31 @@ impl Default for Slots {
 /// One of a node's literal children.
 #[derive(Debug)]
 struct Key {
-    /// [`words`] of `text`.
+    /// [`words`] of the text.
     words: [u64; 2],
-    text: Box<str>,
-    child: usize,
+    /// The text's length.
+    len: u32,
+    child: u32,
+    /// The text when longer than 16 bytes; up to 16, its words and length
+    /// are the text, and nothing else is kept (nor allocated).
+    long: Option<Box<str>>,
+}
+
+impl Key {
+    fn new(text: &str, child: usize) -> Self {
+        Key {
+            words: words(text),
+            len: u32::try_from(text.len()).unwrap_or(u32::MAX),
+            child: u32::try_from(child).unwrap_or(u32::MAX),
+            long: (text.len() > 16).then(|| text.into()),
+        }
+    }
+
+    /// Whether the key's text is `text`, whose words are `words`.
+    #[inline]
+    fn is(&self, text: &str, words: [u64; 2]) -> bool {
+        self.len as usize == text.len() && self.words == words && self.long.as_deref().is_none_or(|long| long == text)
+    }
 }
 
 /// The bytes of a segment as two words, which tell apart any two texts of
@@ -199,9 +220,8 @@ impl Literals {
         loop {
             let i = usize::try_from((*slots.get(at)?).into()).ok()?.checked_sub(1)?;
             let key = self.keys.get(i)?;
-            // Up to 16 bytes, equal words and lengths are equal texts.
-            if key.text.len() == text.len() && key.words == words && (text.len() <= 16 || *key.text == *text) {
-                return Some(key.child);
+            if key.is(text, words) {
+                return Some(key.child as usize);
             }
             at = (at + 1) & mask;
         }
@@ -218,22 +238,28 @@ impl Literals {
         if children.is_empty() {
             return Literals::default();
         }
-        let mask = (children.len() * 2).next_power_of_two() - 1;
-        let mut slots = vec![0_u32; mask + 1];
-        for (i, key) in children.iter().enumerate() {
-            let mut at = slot_of(key.words, key.text.len(), mask);
-            while slots[at] != 0 {
-                at = (at + 1) & mask;
-            }
-            slots[at] = u32::try_from(i + 1).unwrap_or(u32::MAX);
-        }
         let slots = if children.len() < usize::from(u16::MAX) {
-            Slots::Narrow(slots.into_iter().map(|s| u16::try_from(s).unwrap_or(u16::MAX)).collect())
+            Slots::Narrow(table(&children))
         } else {
-            Slots::Wide(slots.into_boxed_slice())
+            Slots::Wide(table(&children))
         };
         Literals { keys: children.into_boxed_slice(), slots }
     }
+}
+
+/// The slots over `keys` (see [`Literals::slots`]), each an `S`, which
+/// holds 1 + the index of any key.
+fn table<S: Copy + Default + PartialEq + TryFrom<usize>>(keys: &[Key]) -> Box<[S]> {
+    let mask = (keys.len() * 2).next_power_of_two() - 1;
+    let mut slots = vec![S::default(); mask + 1];
+    for (i, key) in keys.iter().enumerate() {
+        let mut at = slot_of(key.words, key.len as usize, mask);
+        while slots[at] != S::default() {
+            at = (at + 1) & mask;
+        }
+        slots[at] = S::try_from(i + 1).unwrap_or_default();
+    }
+    slots.into_boxed_slice()
 }
 
 /// What building the tree needs and the tree does not keep: the literal
@@ -402,7 +428,7 @@ impl Tree {
         let mut children: Vec<Vec<Key>> = counts.iter().map(|&n| Vec::with_capacity(n)).collect();
         drop(counts);
         for ((node, text), child) in build.literals {
-            children[node].push(Key { words: words(text), text: text.into(), child });
+            children[node].push(Key::new(text, child));
         }
         for (node, children) in self.nodes.iter_mut().zip(children) {
             node.literal = Literals::of(children);
@@ -875,39 +901,33 @@ fn multi(pieces: &[Plain], text: &str, seg: usize, stack: &mut Caps) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{words, Key, Literals, Slots};
+    use super::{Key, Literals, Slots};
 
-    fn table(texts: &[String]) -> Literals {
-        Literals::of(
-            texts
-                .iter()
-                .enumerate()
-                .map(|(child, t)| Key { words: words(t), text: t.as_str().into(), child })
-                .collect(),
-        )
+    fn literals(texts: &[String]) -> Literals {
+        Literals::of(texts.iter().enumerate().map(|(child, t)| Key::new(t, child)).collect())
     }
 
     #[test]
     fn more_children_than_two_bytes_count_take_four_byte_slots() {
         let texts: Vec<String> = (0..70_000).map(|i| format!("n{i}")).collect();
-        let literals = table(&texts);
-        assert!(matches!(literals.slots, Slots::Wide(_)));
+        let table = literals(&texts);
+        assert!(matches!(table.slots, Slots::Wide(_)));
         for (child, text) in texts.iter().enumerate().step_by(997) {
-            assert_eq!(literals.get(text), Some(child), "{text}");
+            assert_eq!(table.get(text), Some(child), "{text}");
         }
-        assert_eq!(literals.get("n70000"), None);
-        assert_eq!(literals.get("n"), None);
+        assert_eq!(table.get("n70000"), None);
+        assert_eq!(table.get("n"), None);
     }
 
     #[test]
     fn fewer_take_two_byte_slots() {
         let texts: Vec<String> = (0..1_000).map(|i| format!("n{i}")).collect();
-        let literals = table(&texts);
-        assert!(matches!(literals.slots, Slots::Narrow(_)));
+        let table = literals(&texts);
+        assert!(matches!(table.slots, Slots::Narrow(_)));
         for (child, text) in texts.iter().enumerate() {
-            assert_eq!(literals.get(text), Some(child), "{text}");
+            assert_eq!(table.get(text), Some(child), "{text}");
         }
-        assert_eq!(literals.get("n1000"), None);
-        assert_eq!(table(&[]).get("n1"), None);
+        assert_eq!(table.get("n1000"), None);
+        assert_eq!(literals(&[]).get("n1"), None);
     }
 }
