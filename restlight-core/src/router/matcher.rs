@@ -191,12 +191,16 @@ fn words(text: &str) -> [u64; 2] {
 const K: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// The first slot of a child whose text of `len` bytes has `words`, in a
-/// table of `mask` + 1 slots: the bits mixed by a multiplication, the high
-/// ones kept.
+/// table of `mask` + 1 slots (a power of two): the bits mixed by a
+/// multiplication, as many of the highest kept as the table needs (every
+/// bit of the words reaches those, where a lower bit of the product
+/// depends only on the bits below it).
 #[inline]
 fn slot_of(words: [u64; 2], len: usize, mask: usize) -> usize {
     let mixed = words[0] ^ words[1].rotate_left(29) ^ len as u64;
-    (mixed.wrapping_mul(K) >> 32) as usize & mask
+    // `mask` is 2^b - 1, with 64 - b leading zeros: the top b bits are kept.
+    let high = mixed.wrapping_mul(K) >> ((mask as u64).leading_zeros() % 64);
+    high as usize & mask
 }
 
 impl Literals {
@@ -901,7 +905,7 @@ fn multi(pieces: &[Plain], text: &str, seg: usize, stack: &mut Caps) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{Key, Literals, Slots};
+    use super::{slot_of, Key, Literals, Slots};
 
     fn literals(texts: &[String]) -> Literals {
         Literals::of(texts.iter().enumerate().map(|(child, t)| Key::new(t, child)).collect())
@@ -929,5 +933,32 @@ mod tests {
         }
         assert_eq!(table.get("n1000"), None);
         assert_eq!(literals(&[]).get("n1"), None);
+    }
+
+    #[test]
+    fn texts_that_differ_in_their_last_bytes_spread_over_the_table() {
+        // Each key's distance from its first slot to where it sits: a few
+        // slots at most, where a hash of too few of the words' bits would
+        // send most of these to one run of slots.
+        for texts in [
+            (0..1_000).map(|i| format!("bar{i}")).collect::<Vec<_>>(),
+            (0..1_000).map(|i| format!("orders{i}")).collect(),
+            (0..1_000).map(|i| format!("v{i:04}")).collect(),
+            (0..1_000).map(|i| format!("a-long-common-prefix-{i}")).collect(),
+        ] {
+            let table = literals(&texts);
+            let Slots::Narrow(slots) = &table.slots else { panic!("two-byte slots") };
+            let mask = slots.len() - 1;
+            let farthest = slots
+                .iter()
+                .enumerate()
+                .filter(|(_, &s)| s != 0)
+                .map(|(at, &s)| {
+                    let key = &table.keys[usize::from(s) - 1];
+                    at.wrapping_sub(slot_of(key.words, key.len as usize, mask)) & mask
+                })
+                .max();
+            assert!(farthest.is_some_and(|d| d < 24), "{}: {farthest:?}", texts[0]);
+        }
     }
 }
