@@ -1,7 +1,7 @@
 //! The edges of what a lookup reads: paths with more segments than the
 //! scan keeps in place, literal siblings that share their first bytes or
 //! their length (around the 8 and 16 bytes a literal is compared in), a
-//! node with more literal children than its small table holds, literals
+//! node with a few and a node with many literal children, literals
 //! requested percent-encoded, and the names, values and segments a match
 //! hands over, before and after a clone.
 
@@ -152,7 +152,8 @@ fn check_siblings(texts: &[String]) {
 #[test]
 fn literal_siblings_that_share_first_bytes_and_lengths() {
     let texts = sibling_literals();
-    // The node's small table holds up to 32 literal children; a map holds more.
+    // A node of up to 32 literal children (whose table once held no
+    // more), then one of more.
     let few: Vec<String> = texts.iter().filter(|t| t.len() <= 9).take(32).cloned().collect();
     assert!(few.len() > 20 && few.len() <= 32, "{}", few.len());
     check_siblings(&few);

@@ -1,9 +1,8 @@
 //! The compiled matcher: a hash table for static paths and a segment trie for
 //! the rest, walked over the request path's segments (read in place for a
 //! plain path, see `decode::Segments`). Literal segments are found in a
-//! node's small open-addressed table of literal children, compared as two
-//! words and a length, a segment
-//! that is one variable without a regex is taken
+//! node's open-addressed table of literal children, compared as two words
+//! and a length; a segment that is one variable without a regex is taken
 //! whole, other variables without a regex are matched by plain string
 //! scanning; constrained variables are matched against the raw segment,
 //! and multi-segment variables against the raw rest of the path, by a
