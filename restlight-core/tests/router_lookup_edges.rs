@@ -152,8 +152,8 @@ fn check_siblings(texts: &[String]) {
 #[test]
 fn literal_siblings_that_share_first_bytes_and_lengths() {
     let texts = sibling_literals();
-    // A node of up to 32 literal children (whose table once held no
-    // more), then one of more.
+    // 32 literal children (the most a node's table held before every
+    // node had one, whatever the number), then more.
     let few: Vec<String> = texts.iter().filter(|t| t.len() <= 9).take(32).cloned().collect();
     assert!(few.len() > 20 && few.len() <= 32, "{}", few.len());
     check_siblings(&few);

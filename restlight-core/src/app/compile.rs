@@ -290,7 +290,7 @@ pub(crate) fn entry_of(route: &Route, location: &str) -> (RouteEntry, Vec<Startu
     (RouteEntry { method, template, parsed, consumes, produces, location, name, conditions, precedence }, errors)
 }
 
-/// What the router reads of `route` besides its strings, its conditions,
+/// The [`Matching`] of `route`, its conditions (which its listing keeps),
 /// and the problems of its media types.
 fn matching_of(route: &Route, location: &str) -> (Matching, Conditions, Vec<StartupError>) {
     let mut errors = Vec::new();

@@ -291,13 +291,12 @@ impl Router {
 
     /// [`Router::new`] over entries held elsewhere (the application's
     /// compiled routes), so that startup does not copy them.
-    /// The entries are read through `entry` (its `i`-th of `count`), not
+    /// The entries are read through `entries` (the `i`-th of `count`), not
     /// gathered into a list, which the build's peak of memory would hold.
     pub(crate) fn of_refs<'e>(
         count: usize,
-        entry: &dyn Fn(usize) -> EntryRef<'e>,
+        entries: &dyn Fn(usize) -> EntryRef<'e>,
     ) -> Result<(Router, Vec<RouterProblem>), RouterError> {
-        let entries = entry;
         let mut problems: Vec<RouterProblem> = Vec::new();
         // Every template compiled once, with its entry's index: no map and
         // no copy of its shape to find the equivalent ones.
