@@ -33,7 +33,7 @@ pub(crate) struct Route {
 /// The routes of one group of equivalent templates, by method.
 #[derive(Debug)]
 pub(crate) struct Group {
-    methods: Vec<(Method, Vec<usize>)>,
+    methods: Methods,
     /// The methods the group answers, HEAD and OPTIONS included, in `Allow`
     /// order: a constant for a group of one common method (most groups).
     allowed: Cow<'static, [Method]>,
@@ -63,11 +63,20 @@ pub(crate) enum Selected<'r> {
     Options(HeaderValue),
 }
 
-impl Group {
-    /// Groups routes `ids` (already in their tie-breaking order).
-    pub(crate) fn new(routes: &[Route], ids: &[usize]) -> Group {
-        // Built at startup for every group: each vector is sized once (most
-        // groups have one route, one method).
+/// A group's routes by method, each method's in the group's order.
+#[derive(Debug)]
+enum Methods {
+    /// One route (most groups): nothing allocated.
+    One(Method, [usize; 1]),
+    Many(Vec<(Method, Vec<usize>)>),
+}
+
+impl Methods {
+    fn of(routes: &[Route], ids: &[usize]) -> Methods {
+        if let [id] = ids {
+            return Methods::One(routes[*id].method.clone(), [*id]);
+        }
+        // Each vector sized once.
         let distinct = ids
             .iter()
             .enumerate()
@@ -86,16 +95,45 @@ impl Group {
                 }
             }
         }
-        let common = match methods.as_slice() {
-            [(method, _)] => common_allow(method),
-            _ => None,
+        Methods::Many(methods)
+    }
+
+    /// The methods, each once.
+    fn names(&self) -> impl Iterator<Item = &Method> {
+        let (one, many) = match self {
+            Methods::One(method, _) => (Some(method), &[][..]),
+            Methods::Many(methods) => (None, methods.as_slice()),
+        };
+        one.into_iter().chain(many.iter().map(|(m, _)| m))
+    }
+
+    /// The routes of `method`, in the group's order.
+    #[inline]
+    fn of_method(&self, method: &Method) -> Option<&[usize]> {
+        match self {
+            Methods::One(m, ids) => (m == method).then_some(ids.as_slice()),
+            Methods::Many(methods) => methods.iter().find(|(m, _)| m == method).map(|(_, ids)| ids.as_slice()),
+        }
+    }
+}
+
+impl Group {
+    /// Groups routes `ids` (already in their tie-breaking order).
+    pub(crate) fn new(routes: &[Route], ids: &[usize]) -> Group {
+        let methods = Methods::of(routes, ids);
+        let common = {
+            let mut names = methods.names();
+            match (names.next(), names.next()) {
+                (Some(method), None) => common_allow(method),
+                _ => None,
+            }
         };
         let (allowed, allow) = match common {
             Some((allowed, allow)) => (Cow::Borrowed(allowed), allow),
             None => {
-                let get = methods.iter().any(|(m, _)| *m == Method::GET);
-                let mut allowed: Vec<Method> = Vec::with_capacity(methods.len() + 1 + usize::from(get));
-                allowed.extend(methods.iter().map(|(m, _)| m.clone()));
+                let get = methods.names().any(|m| *m == Method::GET);
+                let mut allowed: Vec<Method> = Vec::with_capacity(methods.names().count() + 1 + usize::from(get));
+                allowed.extend(methods.names().cloned());
                 if get {
                     allowed.push(Method::HEAD);
                 }
@@ -129,7 +167,7 @@ impl Group {
     }
 
     fn routes_for(&self, method: &Method) -> Option<&[usize]> {
-        self.methods.iter().find(|(m, _)| m == method).map(|(_, ids)| ids.as_slice())
+        self.methods.of_method(method)
     }
 
     /// Picks the route for this request.
