@@ -589,6 +589,9 @@ impl Bench<'_> {
 
 /// `--only startup`: each server's exec to first response (median and
 /// fastest of its runs) and stripped size, against the first server listed.
+/// Copy the binaries compared into `--bin-dir` together, right before the
+/// run: a copy made long before starts differently (how its file's pages
+/// sit in the page cache), by more than most changes to a start.
 fn print_startup(procs: &[Proc], startup: &BTreeMap<String, Vec<f64>>, size: &BTreeMap<String, f64>) {
     let runs = startup.values().map(Vec::len).max().unwrap_or(0);
     println!(
