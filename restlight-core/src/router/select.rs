@@ -72,6 +72,7 @@ enum Methods {
 }
 
 impl Methods {
+    /// Routes `ids` (in the group's order) by method.
     fn of(routes: &[Route], ids: &[usize]) -> Methods {
         if let [id] = ids {
             return Methods::One(routes[*id].method.clone(), [*id]);
