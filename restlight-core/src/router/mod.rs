@@ -609,9 +609,10 @@ impl Router {
             Selected::Route { route, produce, head_from_get } => (route, produce, head_from_get),
             Selected::Options(allow) => return Ok(Lookup::Options { allow }),
         };
+        let caps = caps.as_slice();
         let mut params = PathParams::matched(&route.vars, caps.iter().map(Cap::len).sum(), !route.distinct_vars);
         let count = path.count();
-        for (_, cap) in route.vars.iter().zip(caps) {
+        for (_, &cap) in route.vars.iter().zip(caps) {
             match cap {
                 Cap::Decoded { seg, start, end } => {
                     let (seg, start, end) = (seg as usize, start as usize, end as usize);
