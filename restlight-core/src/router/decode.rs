@@ -290,10 +290,10 @@ fn equal(word: u64, byte: u8) -> u64 {
 
 /// Whether a word of the path may hold a byte other than `/` that
 /// [`Scan::of`] stops at: `? # % ;` or NUL (non-zero if so). Three tests
-/// instead of five: a byte with bit 2 set is `?` when it was `;` or `?`,
-/// one with bits 1 and 2 set is `'` when it was `!`, `#`, `%` or `'`. The
-/// two extra bytes (`!`, `'`, rare in paths) only send their word to the
-/// byte loop, which skips them.
+/// instead of five: with bit 2 set in every byte, `;` and `?` both read
+/// `?`; with bits 1 and 2 set, `#` and `%` both read `'`, and so do `!`
+/// and `'`. Those two (rare in paths) only send their word to the byte
+/// loop, which skips them.
 #[inline(always)]
 fn others(word: u64) -> u64 {
     equal(word | (ONES * 0x04), b'?') | equal(word | (ONES * 0x06), b'\'') | equal(word, 0)
@@ -513,8 +513,8 @@ mod tests {
     /// pseudo-random mixes of them.
     #[test]
     fn scan_agrees_with_the_separate_scans_on_long_targets() {
-        // `!` and `'` share the word test's bits with `#`, `%` and `;`:
-        // not special, but they send their word to the byte loop.
+        // `!` and `'` read as `#` and `%` do in the word test: not
+        // special, but they send their word to the byte loop.
         let specials = ['/', '%', ';', '?', '#', '\0', '!', '\''];
         for len in 1..=40 {
             let base: String = (0..len).map(|i| if i % 5 == 0 { '/' } else { 'a' }).collect();
