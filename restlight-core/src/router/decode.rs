@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use smallvec::SmallVec;
 
+use super::inline::InlineVec;
 use super::params::MatrixParams;
 
 /// A request path taken apart once per lookup.
@@ -205,63 +206,10 @@ pub(crate) struct Scan<'p> {
     slashes: Slashes,
 }
 
-/// The most `/` a scan keeps in place; a path with more keeps them all in
-/// a vector instead.
-const INLINE_SLASHES: usize = 16;
-
-/// The offsets of the `/` of a path: in a fixed array for up to
-/// [`INLINE_SLASHES`] of them, so that recording one is a store and an
-/// increment; in a vector, all of them, for a path with more.
-#[derive(Debug)]
-struct Slashes {
-    len: usize,
-    inline: [u32; INLINE_SLASHES],
-    /// Empty until the array is full; then every offset, the array's too.
-    spilled: Vec<u32>,
-}
-
-impl Slashes {
-    #[inline(always)]
-    fn new() -> Self {
-        Slashes { len: 0, inline: [0; INLINE_SLASHES], spilled: Vec::new() }
-    }
-
-    #[inline(always)]
-    fn push(&mut self, at: u32) {
-        match self.inline.get_mut(self.len) {
-            Some(slot) => *slot = at,
-            None => self.spill(at),
-        }
-        self.len += 1;
-    }
-
-    /// Records `at` past the array's end.
-    #[cold]
-    #[inline(never)]
-    fn spill(&mut self, at: u32) {
-        if self.spilled.is_empty() {
-            self.spilled.extend_from_slice(&self.inline);
-        }
-        self.spilled.push(at);
-    }
-
-    /// Forgets the last offset.
-    #[inline]
-    fn pop(&mut self) {
-        if self.len > INLINE_SLASHES {
-            self.spilled.pop();
-        }
-        self.len = self.len.saturating_sub(1);
-    }
-
-    #[inline]
-    fn as_slice(&self) -> &[u32] {
-        match self.inline.get(..self.len) {
-            Some(slashes) => slashes,
-            None => &self.spilled,
-        }
-    }
-}
+/// The offsets of the `/` of a path: in place for up to 16 of them, so
+/// that recording one is a store and an increment; in a vector, all of
+/// them, for a path with more.
+type Slashes = InlineVec<u32, 16>;
 
 /// The bytes [`Scan::of`] stops at: `/ ? # % ;` and NUL.
 static SPECIAL: [bool; 256] = {

@@ -19,6 +19,7 @@ use smallvec::SmallVec;
 
 use super::decode::{parse_path, Segments};
 use super::fast::Fast;
+use super::inline::InlineVec;
 use super::regexes::raw_literal;
 use super::template::{write_shape, write_var, Piece, Template};
 
@@ -57,94 +58,14 @@ fn offset(i: usize) -> u32 {
     u32::try_from(i).unwrap_or(u32::MAX)
 }
 
-/// The most captures [`Caps`] keeps in place.
-const INLINE_CAPS: usize = 8;
+/// The captures of one match, or of the descent so far: in place for up
+/// to eight variables, so that a lookup does not allocate.
+pub(crate) type Caps = InlineVec<Cap, 8>;
 
-/// The captures of one match, or of the descent so far: in a fixed array
-/// for up to [`INLINE_CAPS`] variables, so that a lookup does not allocate
-/// and a push is a store and an increment (a `SmallVec` asks on every push
-/// and truncation where its items are); in a vector, all of them, past
-/// that.
-#[derive(Debug)]
-pub(crate) struct Caps {
-    len: usize,
-    inline: [Cap; INLINE_CAPS],
-    /// Empty until the array is full; then every capture, the array's too.
-    spilled: Vec<Cap>,
-}
-
-impl Caps {
-    /// No capture.
-    #[inline]
-    pub(crate) fn new() -> Self {
-        Caps { len: 0, inline: [Cap::Raw { start: 0, end: 0 }; INLINE_CAPS], spilled: Vec::new() }
-    }
-
-    /// How many captures there are.
-    #[inline]
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-
-    /// The captures, in order.
-    #[inline]
-    pub(crate) fn as_slice(&self) -> &[Cap] {
-        match self.inline.get(..self.len) {
-            Some(caps) => caps,
-            None => &self.spilled,
-        }
-    }
-
-    #[inline(always)]
-    fn push(&mut self, cap: Cap) {
-        match self.inline.get_mut(self.len) {
-            Some(slot) => *slot = cap,
-            None => self.spill(cap),
-        }
-        self.len += 1;
-    }
-
-    /// Records `cap` past the array's end.
-    #[cold]
-    #[inline(never)]
-    fn spill(&mut self, cap: Cap) {
-        if self.spilled.is_empty() {
-            self.spilled.extend_from_slice(&self.inline);
-        }
-        self.spilled.push(cap);
-    }
-
-    /// Keeps the first `len` captures. The array's are never changed once
-    /// it is full, so it holds the first ones again when the vector is
-    /// dropped.
-    #[inline]
-    fn truncate(&mut self, len: usize) {
-        if len < self.len {
-            self.len = len;
-            if len <= INLINE_CAPS {
-                self.spilled.clear();
-            } else {
-                self.spilled.truncate(len);
-            }
-        }
-    }
-
-    #[inline]
-    fn clear(&mut self) {
-        self.truncate(0);
-    }
-
-    /// Becomes a copy of `other`: the whole array copied at once, a fixed
-    /// size, rather than one capture at a time.
-    #[inline]
-    fn copy_from(&mut self, other: &Caps) {
-        self.len = other.len;
-        self.inline = other.inline;
-        if other.spilled.is_empty() {
-            self.spilled.clear();
-        } else {
-            self.spilled.clone_from(&other.spilled);
-        }
+impl Default for Cap {
+    /// An empty raw range (fills the unused places of [`Caps`]).
+    fn default() -> Self {
+        Self::Raw { start: 0, end: 0 }
     }
 }
 
@@ -991,43 +912,7 @@ fn multi(pieces: &[Plain], text: &str, seg: usize, stack: &mut Caps) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{slot_of, Cap, Caps, Key, Literals, Slots, INLINE_CAPS};
-
-    /// The captures' starts, to compare with a vector doing the same.
-    fn starts(caps: &Caps) -> Vec<u32> {
-        caps.as_slice()
-            .iter()
-            .map(|c| match *c {
-                Cap::Decoded { start, .. } | Cap::Raw { start, .. } => start,
-            })
-            .collect()
-    }
-
-    #[test]
-    fn captures_past_the_array_and_back_stay_in_order() {
-        let mut caps = Caps::new();
-        let mut model: Vec<u32> = Vec::new();
-        let mut next = 0u32;
-        // Lengths across the array's end, in both directions.
-        for (pushes, keep) in [(5, 3), (9, 10), (4, 14), (0, 8), (3, 6), (12, 16), (0, 0), (INLINE_CAPS as u32, 7)] {
-            for _ in 0..pushes {
-                caps.push(Cap::Raw { start: next, end: next + 1 });
-                model.push(next);
-                next += 1;
-            }
-            assert_eq!(starts(&caps), model);
-            caps.truncate(keep);
-            model.truncate(keep);
-            assert_eq!(caps.len(), model.len());
-            assert_eq!(starts(&caps), model);
-            let mut copy = Caps::new();
-            copy.push(Cap::Decoded { seg: 0, start: 99, end: 100 });
-            copy.copy_from(&caps);
-            assert_eq!(starts(&copy), model, "a copy holds the same captures");
-        }
-        caps.clear();
-        assert!(caps.as_slice().is_empty());
-    }
+    use super::{slot_of, Key, Literals, Slots};
 
     fn literals(texts: &[String]) -> Literals {
         Literals::of(texts.iter().enumerate().map(|(child, t)| Key::new(t, child)).collect())

@@ -124,6 +124,7 @@ mod conflict;
 mod decode;
 mod error;
 mod fast;
+mod inline;
 mod matcher;
 mod params;
 mod precedence;
