@@ -447,7 +447,9 @@ impl Restlight {
     /// # Errors
     /// [`ConfigError::Read`] when the file cannot be read,
     /// [`ConfigError::Parse`] on a syntax error, a wrong type or an unknown
-    /// key (named in full: `actuator.bse_path`), [`ConfigError::Invalid`]
+    /// key (named in full with its line: `` `actuator.bse_path` (line 2,
+    /// column 1): unknown key, [actuator] has: enabled, base_path, ... ``),
+    /// [`ConfigError::Invalid`]
     /// for a malformed IP range, an unknown actuator endpoint, a PEM file
     /// that cannot be read or parsed (naming the key and the path), an
     /// unacceptable `[otel]` value, or a key whose cargo feature (`tls`,

@@ -2,8 +2,6 @@
 
 use std::collections::HashMap;
 
-use serde::Deserialize;
-
 use super::file::one;
 use super::{ConfigError, FileConfig, ENV_PREFIX};
 
@@ -61,14 +59,14 @@ impl FileConfig {
             // One variable at a time, so an error names its variable; a
             // value that reads as a number or a boolean where text is
             // expected (a path, a name) is taken as text.
-            let value = match Self::deserialize(one(table, key, typed.clone())) {
+            let value = match Self::from_root(&one(table, key, typed.clone())) {
                 Ok(_) => typed,
                 Err(e) => {
                     let text = toml::Value::String(raw.clone());
-                    if !typed.is_str() && Self::deserialize(one(table, key, text.clone())).is_ok() {
+                    if !typed.is_str() && Self::from_root(&one(table, key, text.clone())).is_ok() {
                         text
                     } else {
-                        return Err(ConfigError::Env { key: name, message: format!("`{full}`: {}", e.message()) });
+                        return Err(ConfigError::Env { key: name, message: format!("`{full}`: {}", e.message) });
                     }
                 }
             };
@@ -77,8 +75,10 @@ impl FileConfig {
             }
             names.insert(full, name);
         }
-        let config = Self::deserialize(root)
-            .map_err(|e| ConfigError::Env { key: ENV_PREFIX.to_owned() + "*", message: e.to_string() })?;
+        let config = Self::from_root(&root).map_err(|e| ConfigError::Env {
+            key: names.get(&e.key).cloned().unwrap_or_else(|| ENV_PREFIX.to_owned() + "*"),
+            message: format!("`{}`: {}", e.key, e.message),
+        })?;
         config.check().map_err(|err| match err {
             ConfigError::Invalid { key, message } => {
                 let var = names.get(&key).cloned().unwrap_or_else(|| ENV_PREFIX.to_owned() + "*");

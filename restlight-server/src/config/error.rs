@@ -20,7 +20,10 @@ pub enum ConfigError {
     Parse {
         /// The file.
         path: PathBuf,
-        /// What `toml` said, with the line and the key.
+        /// A syntax error as `toml` words it, with its line; else the key
+        /// in full with its line and column, what was expected and what
+        /// was found (`` `server.port` (line 3, column 1): expected a whole
+        /// number from 0 to 65535, found string "eighty" ``).
         message: String,
     },
     /// A value that has the right type but is not acceptable: a malformed

@@ -2,8 +2,7 @@
 
 use std::path::Path;
 
-use serde::Deserialize;
-
+use super::read::locate;
 use super::{ConfigError, FileConfig};
 
 /// `{table: {key: value}}`.
@@ -22,33 +21,13 @@ impl FileConfig {
         Self::parse(&text).map_err(|message| ConfigError::Parse { path: path.to_owned(), message })
     }
 
-    /// Parses a file; an error names the key in full when one is to blame.
+    /// Parses a file: a syntax error as `toml` words it (with its line),
+    /// else the first key that cannot be read, named in full with its line.
     fn parse(text: &str) -> Result<Self, String> {
-        toml::from_str(text).map_err(|e| match Self::culprit(text) {
-            Some(key) => format!("`{key}`: {e}"),
-            None => e.to_string(),
+        let root: toml::Table = text.parse().map_err(|e: toml::de::Error| e.to_string())?;
+        Self::from_root(&root).map_err(|e| match locate(text, &e.key) {
+            Some((line, column)) => format!("`{}` (line {line}, column {column}): {}", e.key, e.message),
+            None => format!("`{}`: {}", e.key, e.message),
         })
-    }
-
-    /// The first key (`table.key`, or a table) that does not deserialize
-    /// on its own.
-    fn culprit(text: &str) -> Option<String> {
-        let root: toml::Table = text.parse().ok()?;
-        for (name, value) in root {
-            let mut alone = toml::Table::new();
-            alone.insert(name.clone(), value.clone());
-            if Self::deserialize(alone).is_ok() {
-                continue;
-            }
-            if let toml::Value::Table(table) = value {
-                for (key, v) in table {
-                    if Self::deserialize(one(&name, &key, v)).is_err() {
-                        return Some(format!("{name}.{key}"));
-                    }
-                }
-            }
-            return Some(name);
-        }
-        None
     }
 }

@@ -152,6 +152,8 @@ mod error;
 #[cfg(feature = "config")]
 mod file;
 #[cfg(feature = "config")]
+mod read;
+#[cfg(feature = "config")]
 mod sections;
 #[cfg(all(test, feature = "config"))]
 mod tests;

@@ -6,21 +6,32 @@ use std::collections::BTreeMap;
 use std::net::IpAddr;
 use std::path::PathBuf;
 
-use serde::Deserialize;
+use super::read::{self, KeyError, Setting};
 
-/// Defines a table once: the struct (every key an `Option`, unknown keys
-/// refused) and its `overlay`, which lists every key, so a key added to the
-/// table is overlaid too.
+/// Defines a table once: the struct (every key an `Option`), its `read`
+/// (unknown keys refused) and its `overlay`, which list every key, so a
+/// key added to the table is read and overlaid too.
 macro_rules! section {
     ($(#[$meta:meta])* $name:ident { $($field:ident: $ty:ty),* $(,)? }) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Default, Deserialize)]
-        #[serde(deny_unknown_fields)]
+        #[derive(Debug, Clone, Default)]
         pub(crate) struct $name {
             $(pub(crate) $field: Option<$ty>,)*
         }
 
         impl $name {
+            /// The keys of `[at]`, each converted by its field's type.
+            pub(crate) fn read(table: &toml::Table, at: &str) -> Result<Self, KeyError> {
+                let mut this = Self::default();
+                for (key, value) in table {
+                    match key.as_str() {
+                        $(stringify!($field) => this.$field = Some(read::field(at, key, value)?),)*
+                        _ => return Err(read::unknown(at, key, &[$(stringify!($field)),*])),
+                    }
+                }
+                Ok(this)
+            }
+
             /// The keys set in `over` replace these.
             pub(crate) fn overlay(self, over: Self) -> Self {
                 Self { $($field: over.$field.or(self.$field)),* }
@@ -33,10 +44,8 @@ macro_rules! section {
 /// `[access_log]`, `[tls]` and `[openapi]` tables (a present table turns
 /// its feature on unless it says `enabled = false`), and the `[otel]` table
 /// that [`Otlp`](crate::Otlp) reads (feature `otel`).
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct FileConfig {
-    #[serde(default)]
     pub(crate) server: ServerSection,
     pub(crate) actuator: Option<ActuatorSection>,
     pub(crate) access_log: Option<AccessLogSection>,
@@ -46,6 +55,29 @@ pub(crate) struct FileConfig {
 }
 
 impl FileConfig {
+    /// The tables of a parsed file (or of the environment's variables).
+    pub(crate) fn from_root(root: &toml::Table) -> Result<Self, KeyError> {
+        let mut config = Self::default();
+        for (name, value) in root {
+            match name.as_str() {
+                "server" => config.server = ServerSection::read(read::table(name, value)?, name)?,
+                "actuator" => config.actuator = Some(ActuatorSection::read(read::table(name, value)?, name)?),
+                "access_log" => config.access_log = Some(AccessLogSection::read(read::table(name, value)?, name)?),
+                "tls" => config.tls = Some(TlsSection::read(read::table(name, value)?, name)?),
+                "openapi" => config.openapi = Some(OpenApiSection::read(read::table(name, value)?, name)?),
+                "otel" => config.otel = Some(OtelSection::read(read::table(name, value)?, name)?),
+                _ => {
+                    return Err(KeyError {
+                        key: name.clone(),
+                        message: "unknown table, the tables are: server, actuator, access_log, tls, openapi, otel"
+                            .to_owned(),
+                    })
+                }
+            }
+        }
+        Ok(config)
+    }
+
     /// `over`'s keys replace these.
     pub(crate) fn overlay(self, over: Self) -> Self {
         Self {
@@ -173,10 +205,20 @@ section! {
 }
 
 /// `tls.client_auth`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ClientAuthSetting {
     Required,
     Optional,
     None,
+}
+
+impl Setting for ClientAuthSetting {
+    fn read(value: &toml::Value) -> Result<Self, String> {
+        match value.as_str() {
+            Some("required") => Ok(Self::Required),
+            Some("optional") => Ok(Self::Optional),
+            Some("none") => Ok(Self::None),
+            _ => Err(read::expected("`required`, `optional` or `none`", value)),
+        }
+    }
 }

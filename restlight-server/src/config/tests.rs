@@ -86,6 +86,26 @@ fn wrong_types_and_bad_ranges_are_errors() {
 }
 
 #[test]
+fn file_errors_name_the_key_its_line_what_was_expected_and_what_was_found() {
+    let f = file("[server]\nio_threads = 2\nport = \"eighty\"\n");
+    let err = Restlight::new().config_file(f.path()).unwrap_err().to_string();
+    let want = "`server.port` (line 3, column 1): expected a whole number from 0 to 65535, found string \"eighty\"";
+    assert!(err.ends_with(want), "{err}");
+    let f = file("[server]\nio_thread = 3\n");
+    let err = Restlight::new().config_file(f.path()).unwrap_err().to_string();
+    assert!(
+        err.contains("`server.io_thread` (line 2, column 1): unknown key, [server] has: port, bind, io_threads,"),
+        "{err}"
+    );
+    let f = file("[acuator]\nenabled = true\n");
+    let err = Restlight::new().config_file(f.path()).unwrap_err().to_string();
+    assert!(err.ends_with("`acuator` (line 1, column 2): unknown table, the tables are: server, actuator, access_log, tls, openapi, otel"), "{err}");
+    let f = file("[server]\nport = 80\nport = 81\n");
+    let err = Restlight::new().config_file(f.path()).unwrap_err().to_string();
+    assert!(err.contains("line 3"), "a syntax error keeps the parser's line: {err}");
+}
+
+#[test]
 fn unknown_or_mistyped_env_variable_is_an_error_naming_it() {
     let err = Restlight::new().resolve_config(env(&[("RESTLIGHT_SERVER_PROT", "80")])).unwrap_err();
     assert!(matches!(&err, ConfigError::Env { key, .. } if key == "RESTLIGHT_SERVER_PROT"), "{err:?}");
