@@ -36,6 +36,21 @@ pub(crate) fn sort_by_cached_key<T, K: Ord>(list: &mut Vec<T>, key: impl FnMut(&
     place(list, order);
 }
 
+/// Sorts a short `list` by `cmp` in place, keeping the order of equal
+/// elements: an insertion sort, for the lists of a few items sorted per request
+/// or per route (an `Allow` list's methods, the codecs that may write an
+/// answer, a node's regex tails), where `slice::sort_by` would add
+/// kilobytes of code for each and run no faster.
+pub(crate) fn insertion_sort_by<T>(list: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
+    for i in 1..list.len() {
+        let mut j = i;
+        while j > 0 && cmp(&list[j - 1], &list[j]) == Ordering::Greater {
+            list.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
 /// Moves the elements of `list` into `order` (a permutation of its indices).
 fn place<T>(list: &mut Vec<T>, order: Vec<usize>) {
     let mut slots: Vec<Option<T>> = std::mem::take(list).into_iter().map(Some).collect();
@@ -52,6 +67,17 @@ fn order(len: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::sort_by;
+
+    #[test]
+    fn insertion_sort_sorts_by_the_comparator_and_keeps_ties_in_their_order() {
+        let mut list = [(3, "a"), (1, "b"), (3, "c"), (2, "d"), (1, "e"), (3, "f")];
+        super::insertion_sort_by(&mut list, |a, b| a.0.cmp(&b.0));
+        assert_eq!(list, [(1, "b"), (1, "e"), (2, "d"), (3, "a"), (3, "c"), (3, "f")]);
+        let mut one = [7];
+        super::insertion_sort_by(&mut one, Ord::cmp);
+        assert_eq!(one, [7]);
+        super::insertion_sort_by(&mut [] as &mut [u8], Ord::cmp);
+    }
 
     #[test]
     fn sorts_by_the_comparator_and_keeps_ties_in_their_order() {

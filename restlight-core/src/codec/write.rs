@@ -65,16 +65,8 @@ pub(crate) fn write_entity(
         let ranges = accept.ranges();
         let mut scored: Vec<_> =
             candidates.into_iter().filter_map(|(m, c)| score(ranges, &m).map(|s| (s, m, c))).collect();
-        // Best score first, equal scores in their order: an insertion sort
-        // written out (a few candidates; `sort_by_key` would add a stable
-        // sort's 5 KiB of code for this one list).
-        for i in 1..scored.len() {
-            let mut j = i;
-            while j > 0 && scored[j - 1].0 < scored[j].0 {
-                scored.swap(j - 1, j);
-                j -= 1;
-            }
-        }
+        // Best score first, equal scores in their order.
+        crate::sort::insertion_sort_by(&mut scored, |a, b| b.0.cmp(&a.0));
         scored.into_iter().map(|(_, m, c)| (m, c)).collect()
     };
     let mut refused = Vec::new();

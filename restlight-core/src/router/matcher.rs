@@ -788,7 +788,7 @@ impl<'a, S: Segments> Search<'a, S> {
         } else {
             n.suffixes.candidates(rest, &mut candidates);
         }
-        candidates.sort_unstable_by_key(|&i| n.tails[i].group);
+        crate::sort::insertion_sort_by(&mut candidates, |&a, &b| n.tails[a].group.cmp(&n.tails[b].group));
         for i in candidates {
             let tail = &n.tails[i];
             if tail.group >= self.best {

@@ -362,15 +362,7 @@ fn common_allow(method: &Method) -> Option<(&'static [Method], HeaderValue)> {
 /// Sorts and dedups `methods` and writes them as an `Allow` value (the
 /// server's `OPTIONS *` answer uses it too).
 pub fn allow_header(methods: &mut Vec<Method>) -> HeaderValue {
-    // A handful of methods: an insertion sort written out (stable), not an
-    // instantiation of `slice::sort_by`.
-    for i in 1..methods.len() {
-        let mut j = i;
-        while j > 0 && method_rank(&methods[j - 1]) > method_rank(&methods[j]) {
-            methods.swap(j - 1, j);
-            j -= 1;
-        }
-    }
+    crate::sort::insertion_sort_by(methods, |a, b| method_rank(a).cmp(&method_rank(b)));
     methods.dedup();
     // The common sets without building and checking a string (startup
     // computes one per template).

@@ -138,13 +138,13 @@ impl Setting for BTreeMap<String, String> {
     fn read(value: &toml::Value) -> Result<Self, String> {
         let what = "a table of strings";
         let table = value.as_table().ok_or_else(|| expected(what, value))?;
-        table
-            .iter()
-            .map(|(name, v)| match v.as_str() {
-                Some(s) => Ok((name.clone(), s.to_owned())),
-                None => Err(format!("`{name}`: {}", expected(what, v))),
-            })
-            .collect()
+        // Inserted one by one: `collect` into a map links a sort.
+        let mut map = BTreeMap::new();
+        for (name, v) in table {
+            let s = v.as_str().ok_or_else(|| format!("`{name}`: {}", expected(what, v)))?;
+            map.insert(name.clone(), s.to_owned());
+        }
+        Ok(map)
     }
 }
 
