@@ -3,11 +3,8 @@
 use std::collections::HashMap;
 
 use super::file::one;
+use super::sections::TABLES;
 use super::{ConfigError, FileConfig, ENV_PREFIX};
-
-/// The tables besides `[server]`, whose variables are
-/// `RESTLIGHT_SERVER_<TABLE>_<KEY>`.
-const TABLES: [&str; 5] = ["actuator", "access_log", "tls", "openapi", "otel"];
 
 /// The keys whose environment variable is a comma-separated list.
 const LIST_KEYS: [&str; 2] = ["server.allow_ips", "actuator.expose"];
@@ -50,7 +47,9 @@ impl FileConfig {
         for (name, raw) in vars {
             let Some(rest) = name.strip_prefix(ENV_PREFIX) else { continue };
             let rest = rest.to_ascii_lowercase();
-            let (table, key) = TABLES
+            // The tables besides `[server]` have variables named
+            // `RESTLIGHT_SERVER_<TABLE>_<KEY>`.
+            let (table, key) = TABLES[1..]
                 .iter()
                 .find_map(|t| Some((*t, rest.strip_prefix(t)?.strip_prefix('_')?)))
                 .unwrap_or(("server", rest.as_str()));

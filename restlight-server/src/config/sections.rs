@@ -54,6 +54,9 @@ pub(crate) struct FileConfig {
     pub(crate) otel: Option<OtelSection>,
 }
 
+/// The tables a file may have, `[server]` first.
+pub(crate) const TABLES: [&str; 6] = ["server", "actuator", "access_log", "tls", "openapi", "otel"];
+
 impl FileConfig {
     /// The tables of a parsed file (or of the environment's variables).
     pub(crate) fn from_root(root: &toml::Table) -> Result<Self, KeyError> {
@@ -67,11 +70,8 @@ impl FileConfig {
                 "openapi" => config.openapi = Some(OpenApiSection::read(read::table(name, value)?, name)?),
                 "otel" => config.otel = Some(OtelSection::read(read::table(name, value)?, name)?),
                 _ => {
-                    return Err(KeyError {
-                        key: name.clone(),
-                        message: "unknown table, the tables are: server, actuator, access_log, tls, openapi, otel"
-                            .to_owned(),
-                    })
+                    let message = format!("unknown table, the tables are: {}", TABLES.join(", "));
+                    return Err(KeyError { key: name.clone(), message });
                 }
             }
         }
