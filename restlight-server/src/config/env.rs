@@ -2,9 +2,17 @@
 
 use std::collections::HashMap;
 
-use super::file::one;
 use super::sections::TABLES;
 use super::{ConfigError, FileConfig, ENV_PREFIX};
+
+/// `{table: {key: value}}`: one variable, checked on its own.
+fn one(table: &str, key: &str, value: toml::Value) -> toml::Table {
+    let mut inner = toml::Table::new();
+    inner.insert(key.to_owned(), value);
+    let mut outer = toml::Table::new();
+    outer.insert(table.to_owned(), inner.into());
+    outer
+}
 
 /// The keys whose environment variable is a comma-separated list.
 const LIST_KEYS: [&str; 2] = ["server.allow_ips", "actuator.expose"];

@@ -5,15 +5,6 @@ use std::path::Path;
 use super::read::locate;
 use super::{ConfigError, FileConfig};
 
-/// `{table: {key: value}}`.
-pub(super) fn one(table: &str, key: &str, value: toml::Value) -> toml::Table {
-    let mut inner = toml::Table::new();
-    inner.insert(key.to_owned(), value);
-    let mut outer = toml::Table::new();
-    outer.insert(table.to_owned(), inner.into());
-    outer
-}
-
 impl FileConfig {
     pub(crate) fn read(path: &Path) -> Result<Self, ConfigError> {
         let text =
