@@ -36,8 +36,10 @@ pub struct RequestContext {
     query: OnceLock<Pairs>,
     form: OnceLock<Pairs>,
     cookies: OnceLock<Pairs>,
-    /// The body of a streaming route, until the handler takes it.
-    stream: Mutex<Option<BodyStream>>,
+    /// The body of a streaming route, until the handler takes it; boxed,
+    /// and only on such a route, so that every other request's context is
+    /// smaller and drops it with one comparison.
+    stream: Option<Box<Mutex<Option<BodyStream>>>>,
 }
 
 impl RequestContext {
@@ -68,13 +70,13 @@ impl RequestContext {
             query: OnceLock::new(),
             form: OnceLock::new(),
             cookies: OnceLock::new(),
-            stream: Mutex::new(None),
+            stream: None,
         }
     }
 
     /// Hands the body over as a stream instead of bytes (streaming routes).
-    pub(crate) fn with_body_stream(self, stream: BodyStream) -> Self {
-        *self.stream.lock().unwrap_or_else(PoisonError::into_inner) = Some(stream);
+    pub(crate) fn with_body_stream(mut self, stream: BodyStream) -> Self {
+        self.stream = Some(Box::new(Mutex::new(Some(stream))));
         self
     }
 
@@ -84,7 +86,7 @@ impl RequestContext {
     /// routes (their body is in [`body`](Self::body)) and once taken.
     #[must_use]
     pub fn take_body_stream(&self) -> Option<BodyStream> {
-        self.stream.lock().unwrap_or_else(PoisonError::into_inner).take()
+        self.stream.as_ref()?.lock().unwrap_or_else(PoisonError::into_inner).take()
     }
 
     /// The request method.

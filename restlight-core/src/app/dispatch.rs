@@ -354,10 +354,13 @@ impl Future for Serving {
                     std::task::ready!(task.as_mut().poll(cx))
                 };
                 let mut res = res;
-                match respond.take() {
+                // Written with the `Respond` where it lies (it is some
+                // hundred bytes), then dropped there.
+                match respond {
                     Some(respond) => respond.finish(&mut res),
                     None => return Poll::Ready(polled_again()),
                 }
+                *respond = None;
                 Poll::Ready(res)
             }
         }
@@ -497,7 +500,7 @@ impl Respond {
     }
 
     /// Writes the handler's answer, where it lies.
-    fn finish(self, res: &mut Response) {
+    fn finish(&self, res: &mut Response) {
         self.answer.finish(&self.routing.0, &self.route, res);
     }
 }

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use super::read::parse_table;
 use super::sections::TABLES;
 use super::{ConfigError, FileConfig, ENV_PREFIX};
 
@@ -40,7 +41,7 @@ fn env_value(key: &str, raw: &str) -> toml::Value {
             raw.split(',').map(str::trim).filter(|s| !s.is_empty()).map(|s| s.to_owned().into()).collect(),
         );
     }
-    match format!("v = {raw}").parse::<toml::Table>() {
+    match parse_table(&format!("v = {raw}")) {
         Ok(mut t) if !raw.trim().is_empty() => t.remove("v").unwrap_or_else(|| raw.into()),
         _ => raw.into(),
     }

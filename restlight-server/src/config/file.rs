@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::read::locate;
+use super::read::{locate, parse_table};
 use super::{ConfigError, FileConfig};
 
 impl FileConfig {
@@ -15,7 +15,7 @@ impl FileConfig {
     /// Parses a file: a syntax error as `toml` words it (with its line),
     /// else the first key that cannot be read, named in full with its line.
     fn parse(text: &str) -> Result<Self, String> {
-        let root: toml::Table = text.parse().map_err(|e: toml::de::Error| e.to_string())?;
+        let root = parse_table(text)?;
         Self::from_root(&root).map_err(|e| match locate(text, &e.key) {
             Some((line, column)) => format!("`{}` (line {line}, column {column}): {}", e.key, e.message),
             None => format!("`{}`: {}", e.key, e.message),

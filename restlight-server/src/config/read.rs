@@ -47,6 +47,64 @@ pub(crate) fn table<'a>(name: &str, value: &'a toml::Value) -> Result<&'a toml::
     }
 }
 
+/// Parses a TOML document into a table. The parse is `toml`'s spanned one
+/// (the one `toml`'s own `Table::from_str` starts with), and its values are
+/// converted here: `toml` converts them through serde, which instantiates
+/// its deserializer for `toml::Value`, some 40 KB of machine code for a file
+/// read once at start, if ever.
+///
+/// # Errors
+/// A syntax error as `toml` words it (with its line and the line's text);
+/// an integer that does not fit in 64 bits, or a float written too large,
+/// with its line and column.
+pub(crate) fn parse_table(text: &str) -> Result<toml::Table, String> {
+    let root = toml::de::DeTable::parse(text).map_err(|e| e.to_string())?;
+    table_of(text, root.into_inner())
+}
+
+fn table_of(text: &str, table: toml::de::DeTable<'_>) -> Result<toml::Table, String> {
+    let mut out = toml::Table::new();
+    for (key, value) in table {
+        out.insert(key.into_inner().into_owned(), value_of(text, value)?);
+    }
+    Ok(out)
+}
+
+fn value_of(text: &str, value: toml::Spanned<toml::de::DeValue<'_>>) -> Result<toml::Value, String> {
+    use toml::de::DeValue;
+    let span = value.span();
+    let out_of_range = |what: &str, written: &str| {
+        let (line, column) = line_column(text, span.start).unwrap_or((0, 0));
+        format!("line {line}, column {column}: {what} `{written}` is out of range")
+    };
+    Ok(match value.into_inner() {
+        DeValue::String(s) => toml::Value::String(s.into_owned()),
+        DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
+            Ok(n) => toml::Value::Integer(n),
+            Err(_) => return Err(out_of_range("integer", &i.to_string())),
+        },
+        DeValue::Float(f) => match f.as_str().parse::<f64>() {
+            // `inf` is written as such; a finite number too large for a
+            // float is refused, as `toml` refuses it.
+            Ok(x) if !x.is_infinite() || f.as_str().contains("inf") => toml::Value::Float(x),
+            _ => return Err(out_of_range("float", f.as_str())),
+        },
+        DeValue::Boolean(b) => toml::Value::Boolean(b),
+        DeValue::Datetime(d) => toml::Value::Datetime(d),
+        DeValue::Array(items) => {
+            toml::Value::Array(items.into_iter().map(|item| value_of(text, item)).collect::<Result<_, _>>()?)
+        }
+        DeValue::Table(table) => toml::Value::Table(table_of(text, table)?),
+    })
+}
+
+/// The line and column, counted from one, of the byte `at` of `text`.
+fn line_column(text: &str, at: usize) -> Option<(usize, usize)> {
+    let before = text.get(..at)?;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    Some((before.matches('\n').count() + 1, before[line_start..].chars().count() + 1))
+}
+
 /// `expected <what>, found <value>`, the value shown with its TOML type.
 pub(crate) fn expected(what: &str, found: &toml::Value) -> String {
     let found = match found {
@@ -72,9 +130,7 @@ pub(crate) fn locate(text: &str, key: &str) -> Option<(usize, usize)> {
         (rest, toml::de::DeValue::Table(inner)) => inner.get_key_value(rest)?.0.span(),
         _ => return None,
     };
-    let before = text.get(..span.start)?;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    Some((before.matches('\n').count() + 1, before[line_start..].chars().count() + 1))
+    line_column(text, span.start)
 }
 
 macro_rules! whole_numbers {
@@ -154,7 +210,7 @@ mod tests {
     use super::*;
 
     fn value(text: &str) -> toml::Value {
-        format!("v = {text}").parse::<toml::Table>().unwrap().remove("v").unwrap()
+        parse_table(&format!("v = {text}")).unwrap().remove("v").unwrap()
     }
 
     #[test]
@@ -198,6 +254,51 @@ mod tests {
             "`a`: expected a table of strings, found integer 1"
         );
         assert_eq!(PathBuf::read(&value("{}")).unwrap_err(), "expected a path (a string), found a table");
+    }
+
+    #[test]
+    fn a_document_reads_as_toml_reads_it() {
+        let text = r#"
+            top = "a"
+            [server]
+            port = 8_080
+            hex = 0xff
+            oct = 0o17
+            bin = -0
+            neg = -42
+            ratio = 6.5e-1
+            big = +inf
+            small = -inf
+            when = 1979-05-27T07:32:00Z
+            day = 1979-05-27
+            on = true
+            raw = 'C:\x'
+            long = """
+            two
+            lines"""
+            list = [1, "two", [3.0], { four = 4 }]
+            [server.nested]
+            dotted.key = "x"
+            [[items]]
+            name = "first"
+            [[items]]
+            name = "second"
+        "#;
+        let ours = parse_table(text).unwrap();
+        let theirs: toml::Table = text.parse().unwrap();
+        assert_eq!(ours, theirs);
+        let nan = parse_table("v = nan").unwrap();
+        assert!(nan["v"].as_float().is_some_and(f64::is_nan));
+    }
+
+    #[test]
+    fn a_number_out_of_range_is_refused_with_its_place() {
+        assert_eq!(
+            parse_table("[server]\nport = 9223372036854775808\n").unwrap_err(),
+            "line 2, column 8: integer `9223372036854775808` is out of range"
+        );
+        assert_eq!(parse_table("x = 1e400").unwrap_err(), "line 1, column 5: float `1e400` is out of range");
+        assert!(parse_table("x = ").unwrap_err().contains("line 1"), "a syntax error keeps toml's wording");
     }
 
     #[test]
