@@ -12,8 +12,9 @@ impl FileConfig {
         Self::parse(&text).map_err(|message| ConfigError::Parse { path: path.to_owned(), message })
     }
 
-    /// Parses a file: a syntax error as `toml` words it (with its line),
-    /// else the first key that cannot be read, named in full with its line.
+    /// Parses a file: a syntax error as `toml` words it (with its line), a
+    /// number out of range with its line and column, else the first key
+    /// that cannot be read, named in full with its line.
     fn parse(text: &str) -> Result<Self, String> {
         let root = parse_table(text)?;
         Self::from_root(&root).map_err(|e| match locate(text, &e.key) {
