@@ -976,12 +976,13 @@ fn main() {
     let _ = writeln!(
         md,
         "\n#### HTTP/1.1, paired: CPU per request over raw hyper's in the same round, median over rounds\n\n\
-         Rounds count where both windows were quiet (all rounds when none has both). Raw hyper's \
+         Rounds count where both windows were quiet (all rounds when none has both); the range is the \
+         cheapest and the dearest of those rounds' ratios. Raw hyper's \
          spread is its dearest window over its cheapest: far above 1.05x, the machine's speed moved during the run, \
          and the paired ratio is the safer figure.\n"
     );
-    let _ = writeln!(md, "| endpoint | server | CPU/req vs hyper, paired | rounds | raw hyper's spread |");
-    let _ = writeln!(md, "|---|---|---:|---:|---:|");
+    let _ = writeln!(md, "| endpoint | server | CPU/req vs hyper, paired | range | rounds | raw hyper's spread |");
+    let _ = writeln!(md, "|---|---|---:|---:|---:|---:|");
     for (ei, ep) in ENDPOINTS.iter().enumerate() {
         let Some(hv) = h1.get(&(ei, "hyper".to_string())) else { continue };
         let spread = {
@@ -1003,7 +1004,21 @@ fn main() {
                 both_quiet
             };
             let rounds = ratios.len();
-            let _ = writeln!(md, "| {} | {} | {:.2}x | {rounds} | {spread:.2}x |", ep.name, t.label, median(ratios));
+            let finite: Vec<f64> = ratios.iter().copied().filter(|r| r.is_finite()).collect();
+            let range = if finite.is_empty() {
+                "-".to_owned()
+            } else {
+                let low = finite.iter().copied().fold(f64::MAX, f64::min);
+                let high = finite.iter().copied().fold(f64::MIN, f64::max);
+                format!("{low:.2}x-{high:.2}x")
+            };
+            let _ = writeln!(
+                md,
+                "| {} | {} | {:.2}x | {range} | {rounds} | {spread:.2}x |",
+                ep.name,
+                t.label,
+                median(ratios)
+            );
         }
     }
     if !h2.is_empty() {
