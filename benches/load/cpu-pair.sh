@@ -12,11 +12,12 @@
 # PATH is a GET path, or POST/x to post ECHO_BYTES bytes (default 1024) to
 # /x. Prints one line per round and binary: round, binary, CPU ns per
 # request (user+system), user, system; then each binary's median. Only
-# 127.0.0.1 is targeted; the clock ticks at 100 Hz, so N of 300,000 (a few
-# seconds) gives about 1% resolution. Needs a quiet machine.
+# 127.0.0.1 is targeted, on PORT (default 18170); `/proc` counts CPU time in
+# ticks of 10 ms, so N of 300,000 (a few seconds) gives about 1%
+# resolution. Needs a quiet machine.
 set -euo pipefail
 command -v h2load >/dev/null || { echo "needs h2load (nghttp2-client)" >&2; exit 1; }
-[[ $# -ge 4 ]] || { sed -n 2,16p "$0" >&2; exit 2; }
+[[ $# -ge 4 ]] || { sed -n 2,17p "$0" >&2; exit 2; }
 rounds=$1 n=$2 path=$3
 shift 3
 PORT=${PORT:-18170}
