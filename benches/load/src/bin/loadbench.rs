@@ -46,6 +46,9 @@ struct Config {
     /// `--only startup`: the startup runs alone (sizes, exec to first
     /// response), printed as one table; no memory or load phases.
     startup_only: bool,
+    /// `--endpoints hello,users,...`: the load phases measure these
+    /// endpoints (by [`Endpoint::key`]) and no other; all by default.
+    endpoints: Vec<usize>,
 }
 
 fn usage() -> ! {
@@ -55,7 +58,7 @@ fn usage() -> ! {
          \x20                [--h2-duration S] [--h2-rounds N] [--warmup S] [--conns N]\n\
          \x20                [--startup-runs N] [--mem-secs S] [--server-cpu N] [--client-cpu N]\n\
          \x20                [--port-base P] [--nice N] [--wrk PATH] [--h2load PATH|none]\n\
-         \x20                [--only startup]"
+         \x20                [--only startup] [--endpoints hello,json,users,echo-1k,echo-16k]"
     );
     std::process::exit(2)
 }
@@ -139,6 +142,14 @@ fn parse_args() -> Config {
             Some(_) => usage(),
             None => false,
         },
+        endpoints: match kv.remove("endpoints") {
+            Some(list) => list
+                .split(',')
+                .filter(|k| !k.is_empty())
+                .map(|k| ENDPOINTS.iter().position(|e| e.key == k).unwrap_or_else(|| usage()))
+                .collect(),
+            None => (0..ENDPOINTS.len()).collect(),
+        },
         mode,
     };
     if let Some(k) = kv.keys().next() {
@@ -152,17 +163,19 @@ fn parse_args() -> Config {
 
 #[derive(Debug, Clone, Copy)]
 struct Endpoint {
+    /// Its name for `--endpoints`.
+    key: &'static str,
     name: &'static str,
     path: &'static str,
     body: usize,
 }
 
 const ENDPOINTS: &[Endpoint] = &[
-    Endpoint { name: "hello", path: "/hello", body: 0 },
-    Endpoint { name: "json", path: "/json", body: 0 },
-    Endpoint { name: "users/{id}/orders/{order}", path: "/users/12345/orders/67890", body: 0 },
-    Endpoint { name: "echo 1 KiB", path: "/echo", body: 1024 },
-    Endpoint { name: "echo 16 KiB", path: "/echo", body: 16 * 1024 },
+    Endpoint { key: "hello", name: "hello", path: "/hello", body: 0 },
+    Endpoint { key: "json", name: "json", path: "/json", body: 0 },
+    Endpoint { key: "users", name: "users/{id}/orders/{order}", path: "/users/12345/orders/67890", body: 0 },
+    Endpoint { key: "echo-1k", name: "echo 1 KiB", path: "/echo", body: 1024 },
+    Endpoint { key: "echo-16k", name: "echo 16 KiB", path: "/echo", body: 16 * 1024 },
 ];
 
 const H2_ENDPOINTS: &[usize] = &[0, 1];
@@ -833,7 +846,8 @@ fn main() {
     let mut h1: BTreeMap<(usize, String), Vec<Sample>> = BTreeMap::new();
     for round in 0..cfg.rounds {
         eprintln!("HTTP/1.1 round {}/{}", round + 1, cfg.rounds);
-        for (ei, ep) in ENDPOINTS.iter().enumerate() {
+        for &ei in &cfg.endpoints {
+            let ep = &ENDPOINTS[ei];
             for t in &live {
                 let p = &procs[t.proc_idx];
                 let cmd = bench.wrk_cmd(p.port, ep, t.prefix, cfg.conns, cfg.duration);
@@ -848,7 +862,7 @@ fn main() {
         let h2load = cfg.h2load.clone().unwrap_or_default();
         for round in 0..cfg.h2_rounds {
             eprintln!("h2c round {}/{}", round + 1, cfg.h2_rounds);
-            for &ei in H2_ENDPOINTS {
+            for &ei in H2_ENDPOINTS.iter().filter(|ei| cfg.endpoints.contains(ei)) {
                 let ep = &ENDPOINTS[ei];
                 for t in live.iter().filter(|t| t.prefix.is_empty()) {
                     let p = &procs[t.proc_idx];
