@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::read::{locate, parse_table};
+use super::read::{locate, parse_document, table_of};
 use super::{ConfigError, FileConfig};
 
 impl FileConfig {
@@ -16,8 +16,9 @@ impl FileConfig {
     /// number out of range with its line and column, else the first key
     /// that cannot be read, named in full with its line.
     fn parse(text: &str) -> Result<Self, String> {
-        let root = parse_table(text)?;
-        Self::from_root(&root).map_err(|e| match locate(text, &e.key) {
+        let document = parse_document(text)?;
+        let root = table_of(text, document.get_ref())?;
+        Self::from_root(&root).map_err(|e| match locate(text, document.get_ref(), &e.key) {
             Some((line, column)) => format!("`{}` (line {line}, column {column}): {}", e.key, e.message),
             None => format!("`{}`: {}", e.key, e.message),
         })

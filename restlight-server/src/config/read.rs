@@ -47,38 +47,49 @@ pub(crate) fn table<'a>(name: &str, value: &'a toml::Value) -> Result<&'a toml::
     }
 }
 
-/// Parses a TOML document into a table. The parse is `toml`'s spanned one
-/// (the one `toml`'s own `Table::from_str` starts with), and its values are
-/// converted here: `toml` converts them through serde, which links its
-/// deserializer for `toml::Value` (some 15 KB of the service's binary) for
-/// a file read once at start, if ever.
+/// Parses a TOML document: `toml`'s spanned parse, whose values
+/// [`table_of`] converts and whose spans [`locate`] reads on the error
+/// path, so that a file is parsed once.
 ///
 /// # Errors
-/// A syntax error as `toml` words it (with its line and the line's text);
-/// an integer that does not fit in 64 bits, or a float written too large,
-/// with its line and column.
-pub(crate) fn parse_table(text: &str) -> Result<toml::Table, String> {
-    let root = toml::de::DeTable::parse(text).map_err(|e| e.to_string())?;
-    table_of(text, root.into_inner())
+/// A syntax error as `toml` words it (with its line and the line's text).
+pub(crate) fn parse_document(text: &str) -> Result<toml::Spanned<toml::de::DeTable<'_>>, String> {
+    toml::de::DeTable::parse(text).map_err(|e| e.to_string())
 }
 
-fn table_of(text: &str, table: toml::de::DeTable<'_>) -> Result<toml::Table, String> {
+/// Parses a TOML document into a table: [`parse_document`], then
+/// [`table_of`].
+///
+/// # Errors
+/// As [`parse_document`] and [`table_of`].
+pub(crate) fn parse_table(text: &str) -> Result<toml::Table, String> {
+    table_of(text, parse_document(text)?.get_ref())
+}
+
+/// The values of `table`, a table of the document `text`, converted here:
+/// `toml`'s own `Table::from_str` converts the same parse through serde,
+/// which links its deserializer for `toml::Value` (some 15 KB of the
+/// service's binary) for a file read once at start, if ever.
+///
+/// # Errors
+/// An integer that does not fit in 64 bits, or a float written too large,
+/// with its line and column.
+pub(crate) fn table_of(text: &str, table: &toml::de::DeTable<'_>) -> Result<toml::Table, String> {
     let mut out = toml::Table::new();
     for (key, value) in table {
-        out.insert(key.into_inner().into_owned(), value_of(text, value)?);
+        out.insert(key.get_ref().to_string(), value_of(text, value)?);
     }
     Ok(out)
 }
 
-fn value_of(text: &str, value: toml::Spanned<toml::de::DeValue<'_>>) -> Result<toml::Value, String> {
+fn value_of(text: &str, value: &toml::Spanned<toml::de::DeValue<'_>>) -> Result<toml::Value, String> {
     use toml::de::DeValue;
-    let span = value.span();
     let out_of_range = |what: &str, written: &str| {
-        let (line, column) = line_column(text, span.start).unwrap_or((0, 0));
+        let (line, column) = line_column(text, value.span().start).unwrap_or((0, 0));
         format!("line {line}, column {column}: {what} `{written}` is out of range")
     };
-    Ok(match value.into_inner() {
-        DeValue::String(s) => toml::Value::String(s.into_owned()),
+    Ok(match value.get_ref() {
+        DeValue::String(s) => toml::Value::String(s.to_string()),
         DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
             Ok(n) => toml::Value::Integer(n),
             Err(_) => return Err(out_of_range("integer", &i.to_string())),
@@ -89,8 +100,8 @@ fn value_of(text: &str, value: toml::Spanned<toml::de::DeValue<'_>>) -> Result<t
             Ok(x) if !x.is_infinite() || f.as_str().contains("inf") => toml::Value::Float(x),
             _ => return Err(out_of_range("float", f.as_str())),
         },
-        DeValue::Boolean(b) => toml::Value::Boolean(b),
-        DeValue::Datetime(d) => toml::Value::Datetime(d),
+        DeValue::Boolean(b) => toml::Value::Boolean(*b),
+        DeValue::Datetime(d) => toml::Value::Datetime(*d),
         DeValue::Array(items) => {
             toml::Value::Array(items.into_iter().map(|item| value_of(text, item)).collect::<Result<_, _>>()?)
         }
@@ -119,10 +130,9 @@ pub(crate) fn expected(what: &str, found: &toml::Value) -> String {
     format!("expected {what}, found {found}")
 }
 
-/// Where in `text` the key `key` (`table.key`, or a table's name) is
-/// written, as a line and a column counted from one.
-pub(crate) fn locate(text: &str, key: &str) -> Option<(usize, usize)> {
-    let root = toml::de::DeTable::parse(text).ok()?.into_inner();
+/// Where in `text`, whose parse is `root`, the key `key` (`table.key`, or
+/// a table's name) is written, as a line and a column counted from one.
+pub(crate) fn locate(text: &str, root: &toml::de::DeTable<'_>, key: &str) -> Option<(usize, usize)> {
     let (name, rest) = key.split_once('.').unwrap_or((key, ""));
     let (outer, value) = root.get_key_value(name)?;
     let span = match (rest, value.get_ref()) {
@@ -304,6 +314,7 @@ mod tests {
     #[test]
     fn a_key_is_located_by_line_and_column() {
         let text = "[server]\nport = 1\n\n[actuator]\n  base_path = \"/x\"\n";
+        let locate = |text, key| locate(text, parse_document(text).unwrap().get_ref(), key);
         assert_eq!(locate(text, "server.port"), Some((2, 1)));
         assert_eq!(locate(text, "actuator.base_path"), Some((5, 3)));
         assert_eq!(locate(text, "actuator"), Some((4, 2)));
