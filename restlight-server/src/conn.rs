@@ -230,6 +230,11 @@ where
     let (period, is_head) = limits.first();
     let side = Arc::new(SideWake::default());
     let side_waker = Waker::from(Arc::clone(&side));
+    // The task's waker as last registered with `side`: a task's waker is
+    // the same on every poll, and registering it again costs two atomic
+    // operations, so it is registered again only when it changed or when a
+    // wake-up (which takes it out of `side`) has fired since.
+    let mut registered: Option<Waker> = None;
     loop {
         let mut sleep = std::pin::pin!(tokio::time::sleep_until(activity.idle_deadline(period)));
         let mut drained = std::pin::pin!(drain.wait_for(|drain| *drain));
@@ -239,8 +244,14 @@ where
             if let Poll::Ready(result) = conn.as_mut().poll(cx) {
                 return Poll::Ready(Event::Ended(result));
             }
-            side.task.register(cx.waker());
-            if side.fired.swap(false, Ordering::AcqRel) {
+            // A load first: nearly every poll finds nothing fired, and the
+            // swap is an atomic operation the load is not.
+            let fired = side.fired.load(Ordering::Acquire) && side.fired.swap(false, Ordering::AcqRel);
+            if fired || !registered.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
+                side.task.register(cx.waker());
+                registered = Some(cx.waker().clone());
+            }
+            if fired {
                 let mut side_cx = Context::from_waker(&side_waker);
                 if !draining && drained.as_mut().poll(&mut side_cx).is_ready() {
                     return Poll::Ready(Event::Drain);
