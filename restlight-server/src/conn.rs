@@ -232,8 +232,11 @@ where
     let side_waker = Waker::from(Arc::clone(&side));
     // The task's waker as last registered with `side`: a task's waker is
     // the same on every poll, and registering it again costs two atomic
-    // operations, so it is registered again only when it changed or when a
-    // wake-up (which takes it out of `side`) has fired since.
+    // operations, so it is registered again only when it changed or when
+    // `fired` was found set. A wake-up sets `fired` before it takes the
+    // waker out of `side`, so while `fired` is clear the waker registered
+    // last is still there; one found set is cleared, and the waker
+    // registered again, in the same poll.
     let mut registered: Option<Waker> = None;
     loop {
         let mut sleep = std::pin::pin!(tokio::time::sleep_until(activity.idle_deadline(period)));
