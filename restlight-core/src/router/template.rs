@@ -34,6 +34,10 @@ pub(crate) enum Piece<'e> {
 /// would make every segment 24 bytes larger, in every template at once.
 pub(crate) type Seg<'e> = SmallVec<[Piece<'e>; 1]>;
 
+/// The variables of a template: inline for two (most templates have at
+/// most two), so that parsing one allocates no vector for them.
+pub(crate) type Vars<'e> = SmallVec<[Var<'e>; 2]>;
+
 /// A template variable.
 #[derive(Clone, Debug)]
 pub(crate) struct Var<'e> {
@@ -51,7 +55,7 @@ pub(crate) struct Var<'e> {
 pub(crate) struct Template<'e> {
     /// Segments between `/`; empty for the root.
     pub(crate) segments: Vec<Seg<'e>>,
-    pub(crate) vars: Vec<Var<'e>>,
+    pub(crate) vars: Vars<'e>,
     /// The first segment holding a multi-segment variable: from there on the
     /// rest of the path is matched by one regex.
     pub(crate) tail_start: Option<usize>,
@@ -146,7 +150,7 @@ fn parse_plain<'e>(src: &'e str, shapes: &mut String) -> Option<Template<'e>> {
         braces += usize::from(b == b'{');
     }
     let mut segments: Vec<Seg<'_>> = Vec::with_capacity(slashes + usize::from(!rooted));
-    let mut vars: Vec<Var<'_>> = Vec::with_capacity(braces);
+    let mut vars: Vars<'_> = SmallVec::with_capacity(braces);
     // A variable's shape (`{}`, `{:re}`) is shorter than its source and a
     // literal's is its text: the source and a leading `/` always fit.
     shapes.reserve(src.len() + 1);
@@ -264,7 +268,7 @@ pub(crate) fn compile_into<'x, 'e: 'x>(parsed: &grammar::Template<'e>, shapes: &
     if !rooted {
         segments.push(Seg::new());
     }
-    let mut vars = Vec::with_capacity(var_count);
+    let mut vars: Vars<'_> = SmallVec::with_capacity(var_count);
     for piece in parsed.pieces() {
         match piece {
             // Borrowed from the entry's text where nothing is decoded.
