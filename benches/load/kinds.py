@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
-"""What kinds of work a server's requests do, per request, from one callgrind
-run made with `--dump-instr=yes` (see `kinds.sh`): atomic read-modify-write
-instructions (`lock`-prefixed or `xchg`, executed in the server's own binary),
+"""What kinds of work a server's requests do, per request, from callgrind
+runs made with `--dump-instr=yes` (see `kinds.sh`): atomic read-modify-write
+instructions (`lock`-prefixed, or `xchg` with memory, executed in the
+server's own binary),
 calls to `memcpy`/`memmove` (moves of values too large to copy inline) and
 clock reads (`clock_gettime`), each with the functions that do the most.
 Two runs of the same server, LOW and HIGH requests, are differenced, so that
 startup and shutdown cancel out (as `count.sh` does for instructions).
 
 Instruction counts weigh every instruction alike; these three cost far more
-time than their count says (an uncontended atomic about 20 cycles, a call to
-`memmove` of a few hundred bytes about 15, a clock read in a VM about 50),
-so two request paths with the same count can differ in time by them.
+time than their count says (an uncontended atomic operation takes tens of
+cycles; in the profile recorded in BENCHMARKS.md a call to `memmove` of a
+few hundred bytes took about 5 ns and a clock read about 17 ns), so two
+request paths with the same count can differ in time by them.
 
     kinds.py CALLGRIND_LOW LOW CALLGRIND_HIGH HIGH BINARY [TOP]
 """
@@ -98,7 +100,9 @@ def main():
     listing = subprocess.run(["objdump", "-d", "--no-show-raw-insn", binary], capture_output=True, text=True).stdout
     dis = set()
     for line in listing.splitlines():
-        m = re.match(r"^\s*([0-9a-f]+):\s*(lock |xchg)", line)
+        # `xchg` with a memory operand is locked; between registers (as
+        # in the two-byte no-op `xchg %ax,%ax`) it is not.
+        m = re.match(r"^\s*([0-9a-f]+):\s*(lock |xchg\s+\S*\()", line)
         if m:
             dis.add(int(m.group(1), 16))
     before = tally(low_path, binary, dis)
