@@ -44,25 +44,13 @@ trap 'rm -rf "$out"' EXIT
 
 head -c "$ECHO_BYTES" /dev/zero | tr '\0' a > "$out/body"
 
-count() { # bin path requests -> total instructions; a path `POST/x` posts the body to /x
-    local file="$out/cg.$RANDOM" path="$2" post=() proto=(--h1)
-    if [[ $path == h2c:* ]]; then
-        path="${path#h2c:}"
-        proto=(-m "$H2_STREAMS")
-    fi
-    if [[ $path == POST/* ]]; then
-        path="${path#POST}"
-        post=(-d "$out/body" -H "content-type: application/octet-stream")
-    fi
-    valgrind --tool=callgrind --callgrind-out-file="$file" "$1" --port "$PORT" >/dev/null 2>&1 &
-    local pid=$!
-    for _ in $(seq 300); do
-        curl -s -o /dev/null "http://127.0.0.1:$PORT/hello" && break
-        sleep 0.1
-    done
-    h2load "${proto[@]}" -n "$3" -c "$CONNS" -t 1 "${post[@]}" "http://127.0.0.1:$PORT$path" >/dev/null
-    kill -TERM "$pid"
-    wait "$pid" 2>/dev/null || true
+BODY="$out/body"
+# shellcheck source=callgrind-run.sh
+. "$here/callgrind-run.sh"
+
+count() { # bin path requests -> total instructions
+    local file="$out/cg.$RANDOM"
+    callgrind_requests "$1" "$2" "$3" "$file"
     awk '/^(summary|totals):/ {print $2; exit}' "$file"
 }
 

@@ -3,10 +3,10 @@
 # load-comparison server (see kinds.py for why they are counted apart from
 # instructions): two callgrind runs with `--dump-instr=yes`, each warmed up
 # with one `GET /hello`, then LOW and HIGH requests of PATH (a `POST/`
-# prefix posts ECHO_BYTES bytes) from h2load over HTTP/1.1 on CONNS
-# connections; their difference divided by HIGH - LOW. The counts include
-# the park and wake-up work of those requests, so compare servers at the
-# same CONNS.
+# prefix posts ECHO_BYTES bytes; an `h2c:` prefix sends over h2c, as in
+# count.sh) from h2load on CONNS connections; their difference divided by
+# HIGH - LOW. The counts include the park and wake-up work of those
+# requests, so compare servers at the same CONNS.
 #
 #   benches/load/kinds.sh BIN PATH        # e.g. target/release/restlight /users/7/orders/42
 #
@@ -25,21 +25,12 @@ for tool in valgrind h2load objdump python3; do
 done
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-post=()
-if [[ $path == POST/* ]]; then
-    path="${path#POST}"
-    head -c "$ECHO_BYTES" /dev/zero | tr '\0' a > "$out/body"
-    post=(-d "$out/body" -H "content-type: application/octet-stream")
-fi
+BODY="$out/body"
+H2_STREAMS=${H2_STREAMS:-16}
+head -c "$ECHO_BYTES" /dev/zero | tr '\0' a > "$BODY"
+# shellcheck source=callgrind-run.sh
+. "$here/callgrind-run.sh"
 for n in "$LOW" "$HIGH"; do
-    valgrind --tool=callgrind --dump-instr=yes --callgrind-out-file="$out/cg.$n" "$bin" --port "$PORT" >/dev/null 2>&1 &
-    pid=$!
-    for _ in $(seq 300); do
-        curl -s -o /dev/null "http://127.0.0.1:$PORT/hello" && break
-        sleep 0.1
-    done
-    h2load --h1 -n "$n" -c "$CONNS" -t 1 "${post[@]}" "http://127.0.0.1:$PORT$path" >/dev/null
-    kill -TERM "$pid"
-    wait "$pid" || true
+    callgrind_requests "$bin" "$path" "$n" "$out/cg.$n" --dump-instr=yes
 done
 python3 "$here/kinds.py" "$out/cg.$LOW" "$LOW" "$out/cg.$HIGH" "$HIGH" "$bin"
