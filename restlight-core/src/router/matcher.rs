@@ -492,6 +492,19 @@ impl Tree {
         seg: &[Piece<'_>],
         build: &mut Build<'_>,
     ) -> Result<usize, String> {
+        // One unconstrained variable (most pattern segments): its shape,
+        // `/{}`, is no other kind of segment's, so the node's child of that
+        // kind is the one, found without writing the shape. None is
+        // recorded for it: an empty shape, which no other segment has.
+        if let [Piece::Var(v)] = seg {
+            if t.vars[*v].regex.is_none() {
+                let patterns = &self.nodes[node].patterns;
+                if let Some((_, child)) = patterns.iter().find(|(m, _)| matches!(m, SegMatcher::Var)) {
+                    return Ok(*child);
+                }
+                return Ok(self.new_pattern_child(node, SegMatcher::Var));
+            }
+        }
         // Written into the reused buffer: only a new child's shape is kept,
         // appended to the shapes of the others.
         build.shape.clear();
@@ -503,13 +516,7 @@ impl Tree {
         if let Some((_, child)) = self.nodes[node].patterns.iter().find(same) {
             return Ok(*child);
         }
-        let matcher = if let [Piece::Var(v)] = seg {
-            if t.vars[*v].regex.is_some() {
-                SegMatcher::Regex(compile(t, &[seg])?)
-            } else {
-                SegMatcher::Var
-            }
-        } else if seg.iter().any(|p| matches!(p, Piece::Var(v) if t.vars[*v].regex.is_some())) {
+        let matcher = if seg.iter().any(|p| matches!(p, Piece::Var(v) if t.vars[*v].regex.is_some())) {
             SegMatcher::Regex(compile(t, &[seg])?)
         } else {
             SegMatcher::Plain(
@@ -521,12 +528,18 @@ impl Tree {
                     .collect(),
             )
         };
-        let child = self.new_node();
+        let child = self.new_pattern_child(node, matcher);
         if build.shape_at.len() <= child {
             build.shape_at.resize(child + 1, (0, 0));
         }
         build.shape_at[child] = (build.shapes.len(), build.shapes.len() + build.shape.len());
         build.shapes.push_str(&build.shape);
+        Ok(child)
+    }
+
+    /// A new child of `node` for segments `matcher` matches.
+    fn new_pattern_child(&mut self, node: usize, matcher: SegMatcher) -> usize {
+        let child = self.new_node();
         let patterns = &mut self.nodes[node].patterns;
         // Most nodes have one pattern child: the first push would make
         // room for four, kept for the router's life.
@@ -534,7 +547,7 @@ impl Tree {
             patterns.reserve_exact(1);
         }
         patterns.push((matcher, child));
-        Ok(child)
+        child
     }
 
     fn new_node(&mut self) -> usize {

@@ -309,6 +309,7 @@ impl Router {
         let mut names: rustc_hash::FxHashSet<Arc<str>> = rustc_hash::FxHashSet::default();
         let mut lists: rustc_hash::FxHashSet<Arc<[Arc<str>]>> = rustc_hash::FxHashSet::default();
         let mut list: Vec<Arc<str>> = Vec::new();
+        let mut last: Option<Arc<[Arc<str>]>> = None;
         // Every template's shape, one after the other in one buffer of the
         // build (a shape is never longer than its template and a `/`).
         let mut shapes = String::with_capacity((0..count).map(|i| entries(i).template.len() + 1).sum());
@@ -322,6 +323,13 @@ impl Router {
                     .and_then(|t| template::check_regexes(&t).map(|()| t)),
             };
             match template {
+                // The same names as the template before (routes of one
+                // resource, or a run of routes built alike): its list, found
+                // without hashing the names.
+                Ok(t) if last.as_ref().is_some_and(|last| same_names(last, &t.vars)) => {
+                    *names_of = last.clone();
+                    compiled.push((t, i));
+                }
                 Ok(t) => {
                     list.clear();
                     list.extend(t.vars.iter().map(|v| match names.get(v.name.as_ref()) {
@@ -340,6 +348,7 @@ impl Router {
                             shared
                         }
                     });
+                    last.clone_from(names_of);
                     compiled.push((t, i));
                 }
                 Err(faults) => problems.extend(faults.into_iter().map(|fault| match fault {
@@ -693,6 +702,11 @@ impl Router {
     pub fn is_empty(&self) -> bool {
         self.routes.is_empty()
     }
+}
+
+/// Whether the template variables `vars` have the names `list`, in order.
+fn same_names(list: &[Arc<str>], vars: &[template::Var<'_>]) -> bool {
+    list.len() == vars.len() && list.iter().zip(vars).all(|(name, var)| **name == *var.name)
 }
 
 /// The static table's entry for the scanned body when

@@ -13,6 +13,7 @@ use regex_lite::Regex;
 use restlight_grammar::template::{self as grammar, TemplateError};
 use smallvec::SmallVec;
 
+use super::decode::count_byte;
 use super::fast::compiles;
 use super::precedence::Key;
 use super::regexes::may_match_slash;
@@ -114,105 +115,159 @@ pub(crate) fn compile<'x, 'e: 'x>(parsed: &grammar::Template<'e>) -> Template<'x
     compile_into(parsed, &mut String::new())
 }
 
-/// The bytes of literal text [`parse_plain`] leaves to the grammar: a `}`
-/// closing nothing, the forbidden `?`, `#`, `;` and NUL, and `%`, whose
-/// escapes are decoded (and checked) by the grammar.
-const NOT_PLAIN: [bool; 256] = {
-    let mut table = [false; 256];
+/// What [`parse_plain`] does at each byte of literal text.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    /// Literal text: a byte that starts a character.
+    Text,
+    /// Literal text: a UTF-8 continuation byte (not counted as a character).
+    More,
+    /// `/`: ends a segment.
+    Slash,
+    /// `{`: opens a variable.
+    Open,
+    /// Left to the grammar: a `}` closing nothing, the forbidden `?`, `#`,
+    /// `;` and NUL, and `%`, whose escapes the grammar decodes and checks.
+    Other,
+}
+
+/// [`Class`] by byte: one load decides each byte of literal text.
+const CLASS: [Class; 256] = {
+    let mut table = [Class::Text; 256];
+    let mut b = 0x80;
+    while b < 0xC0 {
+        table[b] = Class::More;
+        b += 1;
+    }
+    table[b'/' as usize] = Class::Slash;
+    table[b'{' as usize] = Class::Open;
+    let others = *b"}?#;%\0";
     let mut k = 0;
-    let bytes = *b"}?#;%\0";
-    while k < bytes.len() {
-        table[bytes[k] as usize] = true;
+    while k < others.len() {
+        table[others[k] as usize] = Class::Other;
         k += 1;
     }
     table
 };
 
-/// A variable name of ASCII the grammar accepts: a letter, digit or `_`,
-/// then also `.` and `-` (other names are left to the grammar).
-fn plain_name(name: &str) -> bool {
-    let mut bytes = name.bytes();
-    bytes.next().is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
-        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+/// Whether `b` may be part of a variable name [`parse_plain`] reads: an
+/// ASCII letter or digit, `_`, `.` or `-` (the first byte not `.` or `-`);
+/// the grammar reads any other name it accepts.
+fn name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')
+}
+
+/// The variable whose `{` is at byte `open` of `src`, and the byte of its
+/// `}`, when it is one [`parse_plain`] reads: an ASCII name, perhaps between
+/// ASCII spaces, then `}`, or `:` and a regex that is not empty and does
+/// not end in `\`. `None` for any other: the grammar reads it.
+fn plain_var(src: &str, open: usize) -> Option<(Var<'_>, usize)> {
+    let bytes = src.as_bytes();
+    let skip_spaces = |mut at: usize| {
+        while bytes.get(at).is_some_and(u8::is_ascii_whitespace) {
+            at += 1;
+        }
+        at
+    };
+    let name_start = skip_spaces(open + 1);
+    // A letter, digit or `_` first.
+    if !bytes.get(name_start).is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_') {
+        return None;
+    }
+    let mut at = name_start + 1;
+    while bytes.get(at).copied().is_some_and(name_byte) {
+        at += 1;
+    }
+    let name = &src[name_start..at];
+    at = skip_spaces(at);
+    match bytes.get(at)? {
+        b'}' => Some((Var { name: Cow::Borrowed(name), regex: None, multi: false }, at)),
+        b':' => {
+            // Braces nest inside a regex (`\d{3}`): its end is found as the
+            // grammar finds it.
+            let close = grammar::closing_brace(src, open)?;
+            let regex = src[at + 1..close].trim();
+            if regex.is_empty() || regex.ends_with('\\') {
+                return None;
+            }
+            let multi = may_match_slash(regex);
+            Some((Var { name: Cow::Borrowed(name), regex: Some(Cow::Borrowed(regex)), multi }, close))
+        }
+        _ => None,
+    }
 }
 
 /// One pass over `src` into the template [`compile`] makes of the
 /// grammar's parse, for a template of plain literal text (no escape, no
 /// mistake) and variables with an ASCII name, each named once, and a regex
 /// not ending in `\`. `None` for any other template: the grammar parses it.
+///
+/// Each byte of literal text is classed by one table load, and the text
+/// between two variables goes into the shape as one run, its `/` included
+/// (plain literal text holds nothing the shape escapes).
 fn parse_plain<'e>(src: &'e str, shapes: &mut String) -> Option<Template<'e>> {
     let bytes = src.as_bytes();
     let rooted = bytes.first() == Some(&b'/');
     // Sized once (a `/` inside a regex counts too: at most a few slots over).
-    let (mut slashes, mut braces) = (0, 0);
-    for &b in bytes {
-        slashes += usize::from(b == b'/');
-        braces += usize::from(b == b'{');
-    }
+    let slashes = count_byte(bytes, b'/');
     let mut segments: Vec<Seg<'_>> = Vec::with_capacity(slashes + usize::from(!rooted));
-    let mut vars: Vars<'_> = SmallVec::with_capacity(braces);
+    let mut vars: Vars<'_> = SmallVec::new();
     // A variable's shape (`{}`, `{:re}`) is shorter than its source and a
     // literal's is its text: the source and a leading `/` always fit.
     shapes.reserve(src.len() + 1);
     let (start, shape) = (shapes.len(), shapes);
-    let (mut literal_chars, mut regex_vars, mut tail_start) = (0, 0, None);
     // A rooted template's first `/` opens its first segment.
     if !rooted {
         segments.push(Seg::new());
         shape.push('/');
     }
+    // The segments' literal bytes, and the continuation bytes among them:
+    // their characters are the difference.
+    let (mut literal_bytes, mut continuations) = (0, 0);
+    let (mut regex_vars, mut tail_start) = (0, None);
+    // Where the current segment's literal text and the current run of
+    // literal text (for the shape) began.
+    let (mut part, mut run) = (0, 0);
     let mut i = 0;
-    loop {
-        let open = bytes[i..].iter().position(|&b| b == b'{').map_or(bytes.len(), |k| i + k);
-        let text = &src[i..open];
-        if text.bytes().any(|b| NOT_PLAIN[usize::from(b)]) {
-            shape.truncate(start);
-            return None;
-        }
-        for (k, part) in text.split('/').enumerate() {
-            if k > 0 {
+    while let Some(&b) = bytes.get(i) {
+        match CLASS[usize::from(b)] {
+            Class::Text => i += 1,
+            Class::More => {
+                continuations += 1;
+                i += 1;
+            }
+            Class::Slash => {
+                literal_bytes += push_part(&mut segments, &src[part..i]);
                 segments.push(Seg::new());
-                shape.push('/');
+                i += 1;
+                part = i;
             }
-            if !part.is_empty() {
-                literal_chars += part.chars().count();
-                if let Some(seg) = segments.last_mut() {
-                    seg.push(Piece::Lit(Cow::Borrowed(part)));
+            Class::Open => {
+                let found = plain_var(src, i).filter(|(var, _)| !vars.iter().any(|v| v.name == var.name));
+                let Some((var, close)) = found else {
+                    shape.truncate(start);
+                    return None;
+                };
+                literal_bytes += push_part(&mut segments, &src[part..i]);
+                shape.push_str(&src[run..i]);
+                if var.multi && tail_start.is_none() {
+                    tail_start = Some(segments.len() - 1);
                 }
-                shape.push_str(part);
+                regex_vars += usize::from(var.regex.is_some());
+                push(&mut segments, Piece::Var(vars.len()));
+                write_var(shape, &var);
+                vars.push(var);
+                i = close + 1;
+                (part, run) = (i, i);
+            }
+            Class::Other => {
+                shape.truncate(start);
+                return None;
             }
         }
-        if open == bytes.len() {
-            break;
-        }
-        let Some(close) = grammar::closing_brace(src, open) else {
-            shape.truncate(start);
-            return None;
-        };
-        let inner = &src[open + 1..close];
-        let (name, regex) = match inner.find(':') {
-            Some(colon) => (&inner[..colon], Some(inner[colon + 1..].trim())),
-            None => (inner, None),
-        };
-        let name = name.trim();
-        if !plain_name(name)
-            || regex.is_some_and(|re| re.is_empty() || re.ends_with('\\'))
-            || vars.iter().any(|v: &Var<'_>| v.name == name)
-        {
-            shape.truncate(start);
-            return None;
-        }
-        let multi = regex.is_some_and(may_match_slash);
-        if multi && tail_start.is_none() {
-            tail_start = Some(segments.len() - 1);
-        }
-        regex_vars += usize::from(regex.is_some());
-        push(&mut segments, Piece::Var(vars.len()));
-        let var = Var { name: Cow::Borrowed(name), regex: regex.map(Cow::Borrowed), multi };
-        write_var(shape, &var);
-        vars.push(var);
-        i = close + 1;
     }
+    literal_bytes += push_part(&mut segments, &src[part..]);
+    shape.push_str(&src[run..]);
     // One trailing `/` is ignored: its empty segment wrote only a `/`.
     if segments.last().is_some_and(|seg| seg.is_empty()) {
         segments.pop();
@@ -221,8 +276,17 @@ fn parse_plain<'e>(src: &'e str, shapes: &mut String) -> Option<Template<'e>> {
     if segments.is_empty() {
         shape.push('/');
     }
-    let key = Key::of_counts(literal_chars, segments.len(), vars.len(), regex_vars);
+    let key = Key::of_counts(literal_bytes - continuations, segments.len(), vars.len(), regex_vars);
     Some(Template { segments, vars, tail_start, shape: start..shape.len(), key })
+}
+
+/// Adds a segment's literal text, if any, to the last segment; its length
+/// in bytes.
+fn push_part<'e>(segments: &mut [Seg<'e>], text: &'e str) -> usize {
+    if !text.is_empty() {
+        push(segments, Piece::Lit(Cow::Borrowed(text)));
+    }
+    text.len()
 }
 
 /// The variables whose regex does not compile as `^(?:regex)$`, for a
@@ -463,6 +527,40 @@ mod tests {
                 Err(errors) => assert_eq!(parse_into(src, &mut shapes).unwrap_err().len(), errors.len(), "{src}"),
             }
         }
+    }
+
+    /// Random templates of up to 15 pieces drawn from the characters the
+    /// parse acts on: those the one-pass parse reads give what the
+    /// grammar's parse and `compile` give; the others leave the shapes as
+    /// they were.
+    #[test]
+    fn one_pass_parse_equals_the_grammar_on_random_short_templates() {
+        const ALPHABET: [&str; 16] =
+            ["/", "a", "é", "{", "}", ":", " ", "x", "\\", "d", ".", "*", "%", "3", ";", "{a}"];
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut read = 0;
+        for _ in 0..40_000 {
+            let mut src = String::new();
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            for k in 0..(state >> 60) as usize {
+                let pick = (state >> (4 * (k % 14))) as usize % ALPHABET.len();
+                src.push_str(ALPHABET[pick]);
+                state = state.rotate_left(7) ^ (k as u64);
+            }
+            let mut one_shapes = String::from("/x");
+            match parse_plain(&src, &mut one_shapes) {
+                Some(one) => {
+                    read += 1;
+                    let parsed = grammar::Template::parse(&src).unwrap_or_else(|e| panic!("{src:?}: {e:?}"));
+                    let mut two_shapes = String::from("/x");
+                    let two = compile_into(&parsed, &mut two_shapes);
+                    assert_eq!(format!("{one:?}"), format!("{two:?}"), "{src:?}");
+                    assert_eq!(one_shapes, two_shapes, "{src:?}");
+                }
+                None => assert_eq!(one_shapes, "/x", "{src:?}"),
+            };
+        }
+        assert!(read > 5_000, "the one-pass parse read {read} of the templates");
     }
 
     #[test]
