@@ -317,11 +317,17 @@ impl Router {
             let entry = entries(i);
             // A template the macros parsed had its regexes checked at
             // compile time, with the same engine: none is compiled twice.
-            let template = match entry.parsed {
+            let mut template = match entry.parsed {
                 Some(parsed) => Ok(template::compile_into(parsed, &mut shapes)),
-                None => template::parse_into(entry.template, &mut shapes)
-                    .and_then(|t| template::check_regexes(&t).map(|()| t)),
+                None => template::parse_into(entry.template, &mut shapes),
             };
+            // Checked where it lies: a template is not moved in and out of
+            // the check.
+            if let (None, Ok(t)) = (entry.parsed, &template) {
+                if let Err(faults) = template::check_regexes(t) {
+                    template = Err(faults);
+                }
+            }
             match template {
                 // The same names as the template before (routes of one
                 // resource, or a run of routes built alike): its list, found
@@ -382,23 +388,35 @@ impl Router {
             }
         }
         drop(sorted);
+        let mut springs = false;
         let ranked: Vec<(usize, std::ops::Range<usize>, SpringKey, bool)> = by_shape
             .into_iter()
             .map(|(first, members)| {
-                let t = &compiled[first].0;
-                let members_of = &order[members.clone()];
-                let is_spring = members_of.iter().all(|&i| matches!(entries(i).precedence, Precedence::Spring { .. }));
-                let spring = members_of.iter().map(|&i| t.key.spring(entries(i).precedence)).min();
-                let spring = spring.unwrap_or_else(|| t.key.spring(Precedence::JaxRs));
-                (first, members, spring, is_spring)
+                let key = compiled[first].0.key;
+                // Each member's entry read once.
+                let (mut is_spring, mut spring) = (true, None);
+                for &i in &order[members.clone()] {
+                    let precedence = entries(i).precedence;
+                    is_spring &= matches!(precedence, Precedence::Spring { .. });
+                    let of = key.spring(precedence);
+                    spring = Some(spring.map_or(of, |s: SpringKey| s.min(of)));
+                }
+                springs |= is_spring;
+                (first, members, spring.unwrap_or_else(|| key.spring(Precedence::JaxRs)), is_spring)
             })
             .collect();
-        let ranked = precedence::rank(ranked, |&(first, _, spring, is_spring)| precedence::Rank {
-            key: compiled[first].0.key,
-            shape: compiled[first].0.shape_in(&shapes),
-            spring,
-            is_spring,
-        });
+        // Without Spring's groups the order is the JAX-RS order alone, the
+        // order of `sorted`, which the groups are in already.
+        let ranked = if springs {
+            precedence::rank(ranked, |&(first, _, spring, is_spring)| precedence::Rank {
+                key: compiled[first].0.key,
+                shape: compiled[first].0.shape_in(&shapes),
+                spring,
+                is_spring,
+            })
+        } else {
+            ranked
+        };
         // A vector of its own: collected in place, it would keep the
         // larger buffer of `ranked` through the build.
         let mut groups: Vec<(&Template<'e>, std::ops::Range<usize>)> = Vec::with_capacity(ranked.len());
