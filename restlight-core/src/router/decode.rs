@@ -88,6 +88,12 @@ pub(crate) trait Segments {
     fn count(&self) -> usize;
     /// The decoded text of segment `i` (matrix parameters removed).
     fn text(&self, i: usize) -> &str;
+    /// [`text`](Self::text) as bytes: for a plain path, without the check
+    /// that its ends fall between characters (they are at `/` or the ends).
+    #[inline]
+    fn bytes(&self, i: usize) -> &[u8] {
+        self.text(i).as_bytes()
+    }
     /// The raw text without leading and trailing `/` (matrix parameters removed).
     fn raw(&self) -> &str;
     /// The byte range of segment `i` in [`raw`](Self::raw).
@@ -146,6 +152,12 @@ impl Segments for PlainPath<'_, '_> {
     fn text(&self, i: usize) -> &str {
         let (start, end) = self.range(i);
         self.body.get(start..end).unwrap_or_default()
+    }
+
+    #[inline]
+    fn bytes(&self, i: usize) -> &[u8] {
+        let (start, end) = self.range(i);
+        self.body.as_bytes().get(start..end).unwrap_or_default()
     }
 
     #[inline]

@@ -153,7 +153,7 @@ struct Key {
 impl Key {
     fn new(text: &str, child: usize) -> Self {
         Key {
-            words: words(text),
+            words: words(text.as_bytes()),
             len: u32::try_from(text.len()).unwrap_or(u32::MAX),
             child: u32::try_from(child).unwrap_or(u32::MAX),
             long: (text.len() > 16).then(|| text.into()),
@@ -162,8 +162,10 @@ impl Key {
 
     /// Whether the key's text is `text`, whose words are `words`.
     #[inline]
-    fn is(&self, text: &str, words: [u64; 2]) -> bool {
-        self.len as usize == text.len() && self.words == words && self.long.as_deref().is_none_or(|long| long == text)
+    fn is(&self, text: &[u8], words: [u64; 2]) -> bool {
+        self.len as usize == text.len()
+            && self.words == words
+            && self.long.as_deref().is_none_or(|long| long.as_bytes() == text)
     }
 }
 
@@ -174,8 +176,7 @@ impl Key {
 /// bytes but the last (so texts that share a long prefix still spread over
 /// the table) and equal words no longer mean equal texts.
 #[inline]
-fn words(text: &str) -> [u64; 2] {
-    let b = text.as_bytes();
+fn words(b: &[u8]) -> [u64; 2] {
     let n = b.len();
     let first = |b: &[u8]| b.first_chunk().map_or(0, |w| u64::from_le_bytes(*w));
     let last = |b: &[u8]| b.last_chunk().map_or(0, |w| u64::from_le_bytes(*w));
@@ -221,6 +222,12 @@ impl Literals {
     /// children (most nodes below a variable), which answers at once.
     #[inline]
     fn get(&self, text: &str) -> Option<usize> {
+        self.get_bytes(text.as_bytes())
+    }
+
+    /// [`get`](Self::get) of a segment's bytes.
+    #[inline]
+    fn get_bytes(&self, text: &[u8]) -> Option<usize> {
         if self.keys.is_empty() {
             return None;
         }
@@ -230,7 +237,7 @@ impl Literals {
         }
     }
 
-    fn search<S: Copy + Into<u32>>(&self, slots: &[S], text: &str) -> Option<usize> {
+    fn search<S: Copy + Into<u32>>(&self, slots: &[S], text: &[u8]) -> Option<usize> {
         let words = words(text);
         let mask = slots.len() - 1;
         let mut at = slot_of(words, text.len(), mask);
@@ -733,11 +740,13 @@ impl<'a, S: Segments> Search<'a, S> {
                 }
                 return;
             }
-            let text = path.text(seg);
             if n.linear {
+                // Literal children and a plain variable's child compare the
+                // segment's bytes: its text is read only for other patterns.
                 let next = match n.patterns.first() {
-                    None => n.literal.get(text),
-                    Some((matcher, child)) => self.segment(matcher, text, seg).then_some(*child),
+                    None => n.literal.get_bytes(path.bytes(seg)),
+                    Some((SegMatcher::Var, child)) => self.var(path.bytes(seg).len(), seg).then_some(*child),
+                    Some((matcher, child)) => self.segment(matcher, path.text(seg), seg).then_some(*child),
                 };
                 match next {
                     Some(child) => {
@@ -748,6 +757,7 @@ impl<'a, S: Segments> Search<'a, S> {
                     None => return,
                 }
             }
+            let text = path.text(seg);
             if let Some(child) = n.literal.get(text) {
                 let mark = self.stack.len();
                 self.visit(tree, child, seg + 1);
@@ -772,13 +782,7 @@ impl<'a, S: Segments> Search<'a, S> {
     #[inline]
     fn segment(&mut self, matcher: &SegMatcher, text: &str, seg: usize) -> bool {
         match matcher {
-            SegMatcher::Var => {
-                let matched = !text.is_empty();
-                if matched {
-                    self.stack.push(Cap::decoded(seg, 0, text.len()));
-                }
-                matched
-            }
+            SegMatcher::Var => self.var(text.len(), seg),
             SegMatcher::Plain(pieces) => plain(pieces, text, seg, &mut self.stack),
             SegMatcher::Regex(re) => {
                 let path = self.path;
@@ -786,6 +790,17 @@ impl<'a, S: Segments> Search<'a, S> {
                 self.regex(re, &path.raw()[start..end], start)
             }
         }
+    }
+
+    /// Matches segment `seg`, of `len` bytes, with a plain variable: any
+    /// text but the empty one, captured whole.
+    #[inline]
+    fn var(&mut self, len: usize, seg: usize) -> bool {
+        let matched = len > 0;
+        if matched {
+            self.stack.push(Cap::decoded(seg, 0, len));
+        }
+        matched
     }
 
     /// Tries a node's tails `n` whose regex covers the path from segment `seg`.
