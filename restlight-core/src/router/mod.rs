@@ -638,8 +638,33 @@ impl Router {
             Selected::Options(allow) => return Ok(Lookup::Options { allow }),
         };
         let caps = caps.as_slice();
-        let mut params = PathParams::matched(&route.vars, caps.iter().map(Cap::len).sum(), !route.distinct_vars);
         let count = path.count();
+        // The segments a raw range covers (it spans whole segments).
+        let covered = |start: usize, end: usize| {
+            let first = (0..count).position(|i| path.range(i).1 >= start).unwrap_or(0);
+            let last = (0..count).rposition(|i| path.range(i).0 <= end).map_or(first, |i| i + 1);
+            first..last.max(first + 1)
+        };
+        if !path.may_escape() {
+            // A plain path: every value is a range of it, copied with it once.
+            let mut params = PathParams::of_body(&route.vars, path.raw(), !route.distinct_vars);
+            for (_, &cap) in route.vars.iter().zip(caps) {
+                match cap {
+                    Cap::Decoded { seg, start, end } => {
+                        let base = path.range(seg as usize).0;
+                        let seg = seg as usize;
+                        params.push_range(base + start as usize, base + end as usize, seg..seg + 1);
+                    }
+                    Cap::Raw { start, end } => {
+                        let (start, end) = (start as usize, end as usize);
+                        params.push_range(start, end, covered(start, end));
+                    }
+                }
+            }
+            matrix.set_segments(count);
+            return Ok(Lookup::Matched(RouteMatch { index: route.index, params, matrix, produce, head_from_get }));
+        }
+        let mut params = PathParams::matched(&route.vars, caps.iter().map(Cap::len).sum(), !route.distinct_vars);
         for (_, &cap) in route.vars.iter().zip(caps) {
             match cap {
                 Cap::Decoded { seg, start, end } => {
@@ -648,16 +673,9 @@ impl Router {
                 }
                 Cap::Raw { start, end } => {
                     let (start, end) = (start as usize, end as usize);
-                    // The segments the raw range covers (it spans whole segments).
-                    let first = (0..count).position(|i| path.range(i).1 >= start).unwrap_or(0);
-                    let last = (0..count).rposition(|i| path.range(i).0 <= end).map_or(first, |i| i + 1);
-                    let raw = &path.raw()[start..end];
-                    let value = if path.may_escape() {
-                        decode::decode(raw).map_err(|reason| RouteError::BadPath { reason })?
-                    } else {
-                        std::borrow::Cow::Borrowed(raw)
-                    };
-                    params.push_matched(value, first..last.max(first + 1));
+                    let value =
+                        decode::decode(&path.raw()[start..end]).map_err(|reason| RouteError::BadPath { reason })?;
+                    params.push_matched(value, covered(start, end));
                 }
             }
         }

@@ -156,6 +156,31 @@ impl PathParams {
         self.entries.push(Entry { start, end, segments: (index(segments.start), index(segments.end)) });
     }
 
+    /// No values yet for the variables `names` (a route's list, shared) of
+    /// a match on the plain path `body` (nothing to decode): every value is
+    /// a range of it, so the body is copied once, whole, and each value is
+    /// recorded by [`push_range`](Self::push_range) without a copy of its own.
+    pub(crate) fn of_body(names: &Arc<[Arc<str>]>, body: &str, repeats: bool) -> Self {
+        if names.is_empty() {
+            return PathParams::default();
+        }
+        PathParams { names: Names::Shared(Arc::clone(names)), entries: SmallVec::new(), values: body.into(), repeats }
+    }
+
+    /// Adds the value of the next name given to [`of_body`](Self::of_body):
+    /// the bytes `start..end` of the body (on character boundaries), which
+    /// matched the path segments `segments`.
+    #[inline]
+    pub(crate) fn push_range(&mut self, start: usize, end: usize, segments: std::ops::Range<usize>) {
+        let offset = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
+        let index = |i: usize| u16::try_from(i).unwrap_or(u16::MAX);
+        self.entries.push(Entry {
+            start: offset(start),
+            end: offset(end),
+            segments: (index(segments.start), index(segments.end)),
+        });
+    }
+
     /// No values yet for the variables `names` (a route's list, shared),
     /// with room for `bytes` of them, so that pushing them allocates once
     /// (and nothing when `bytes` is 0); `repeats`: some names repeat.
