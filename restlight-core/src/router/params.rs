@@ -18,6 +18,9 @@ pub struct PathParams {
     /// `i`-th.
     names: Names,
     entries: SmallVec<[Entry; 4]>,
+    /// The text the entries' ranges are in: the values one after the
+    /// other, or, for a match on a path without escapes, the path itself
+    /// (its values are ranges of it).
     values: String,
     /// Whether two variables share a name; a match's variables never do
     /// (the template grammar forbids it), values pushed by hand may.
