@@ -388,7 +388,7 @@ impl Router {
             }
         }
         drop(sorted);
-        let mut springs = false;
+        let mut any_spring = false;
         let ranked: Vec<(usize, std::ops::Range<usize>, SpringKey, bool)> = by_shape
             .into_iter()
             .map(|(first, members)| {
@@ -401,13 +401,13 @@ impl Router {
                     let of = key.spring(precedence);
                     spring = Some(spring.map_or(of, |s: SpringKey| s.min(of)));
                 }
-                springs |= is_spring;
+                any_spring |= is_spring;
                 (first, members, spring.unwrap_or_else(|| key.spring(Precedence::JaxRs)), is_spring)
             })
             .collect();
         // Without Spring's groups the order is the JAX-RS order alone, the
         // order of `sorted`, which the groups are in already.
-        let ranked = if springs {
+        let ranked = if any_spring {
             precedence::rank(ranked, |&(first, _, spring, is_spring)| precedence::Rank {
                 key: compiled[first].0.key,
                 shape: compiled[first].0.shape_in(&shapes),
