@@ -249,8 +249,7 @@ fn equal(word: u64, byte: u8) -> u64 {
 }
 
 /// How many bytes of `bytes` are `byte`: eight at a time, then the rest
-/// one by one (cheaper than a byte loop on the short texts of paths and
-/// templates, which are too short for the vector loop's width).
+/// one by one.
 pub(crate) fn count_byte(bytes: &[u8], byte: u8) -> usize {
     let mut words = bytes.chunks_exact(8);
     let mut count = 0;

@@ -221,13 +221,7 @@ impl Literals {
     /// The child for segment `text`. Inlined for the node without literal
     /// children (most nodes below a variable), which answers at once.
     #[inline]
-    fn get(&self, text: &str) -> Option<usize> {
-        self.get_bytes(text.as_bytes())
-    }
-
-    /// [`get`](Self::get) of a segment's bytes.
-    #[inline]
-    fn get_bytes(&self, text: &[u8]) -> Option<usize> {
+    fn get(&self, text: &[u8]) -> Option<usize> {
         if self.keys.is_empty() {
             return None;
         }
@@ -744,7 +738,7 @@ impl<'a, S: Segments> Search<'a, S> {
                 // Literal children and a plain variable's child compare the
                 // segment's bytes: its text is read only for other patterns.
                 let next = match n.patterns.first() {
-                    None => n.literal.get_bytes(path.bytes(seg)),
+                    None => n.literal.get(path.bytes(seg)),
                     Some((SegMatcher::Var, child)) => self.var(path.bytes(seg).len(), seg).then_some(*child),
                     Some((matcher, child)) => self.segment(matcher, path.text(seg), seg).then_some(*child),
                 };
@@ -758,7 +752,7 @@ impl<'a, S: Segments> Search<'a, S> {
                 }
             }
             let text = path.text(seg);
-            if let Some(child) = n.literal.get(text) {
+            if let Some(child) = n.literal.get(text.as_bytes()) {
                 let mark = self.stack.len();
                 self.visit(tree, child, seg + 1);
                 self.stack.truncate(mark);
@@ -952,10 +946,10 @@ mod tests {
         let table = literals(&texts);
         assert!(matches!(table.slots, Slots::Wide(_)));
         for (child, text) in texts.iter().enumerate().step_by(997) {
-            assert_eq!(table.get(text), Some(child), "{text}");
+            assert_eq!(table.get(text.as_bytes()), Some(child), "{text}");
         }
-        assert_eq!(table.get("n70000"), None);
-        assert_eq!(table.get("n"), None);
+        assert_eq!(table.get(b"n70000"), None);
+        assert_eq!(table.get(b"n"), None);
     }
 
     #[test]
@@ -964,10 +958,10 @@ mod tests {
         let table = literals(&texts);
         assert!(matches!(table.slots, Slots::Narrow(_)));
         for (child, text) in texts.iter().enumerate() {
-            assert_eq!(table.get(text), Some(child), "{text}");
+            assert_eq!(table.get(text.as_bytes()), Some(child), "{text}");
         }
-        assert_eq!(table.get("n1000"), None);
-        assert_eq!(literals(&[]).get("n1"), None);
+        assert_eq!(table.get(b"n1000"), None);
+        assert_eq!(literals(&[]).get(b"n1"), None);
     }
 
     #[test]

@@ -645,37 +645,35 @@ impl Router {
             let last = (0..count).rposition(|i| path.range(i).0 <= end).map_or(first, |i| i + 1);
             first..last.max(first + 1)
         };
-        if !path.may_escape() {
-            // A plain path: every value is a range of it, copied with it once.
-            let mut params = PathParams::of_body(&route.vars, path.raw(), !route.distinct_vars);
-            for (_, &cap) in route.vars.iter().zip(caps) {
-                match cap {
-                    Cap::Decoded { seg, start, end } => {
-                        let base = path.range(seg as usize).0;
-                        let seg = seg as usize;
-                        params.push_range(base + start as usize, base + end as usize, seg..seg + 1);
-                    }
-                    Cap::Raw { start, end } => {
-                        let (start, end) = (start as usize, end as usize);
-                        params.push_range(start, end, covered(start, end));
-                    }
-                }
-            }
-            matrix.set_segments(count);
-            return Ok(Lookup::Matched(RouteMatch { index: route.index, params, matrix, produce, head_from_get }));
-        }
-        let mut params = PathParams::matched(&route.vars, caps.iter().map(Cap::len).sum(), !route.distinct_vars);
+        // A plain path (known for each kind of path when this is compiled):
+        // every value is a range of it, copied with it once. Otherwise each
+        // value is decoded into the values' buffer.
+        let plain = !path.may_escape();
+        let mut params = if plain {
+            PathParams::of_body(&route.vars, path.raw(), !route.distinct_vars)
+        } else {
+            PathParams::matched(&route.vars, caps.iter().map(Cap::len).sum(), !route.distinct_vars)
+        };
         for (_, &cap) in route.vars.iter().zip(caps) {
             match cap {
                 Cap::Decoded { seg, start, end } => {
                     let (seg, start, end) = (seg as usize, start as usize, end as usize);
-                    params.push_matched(&path.text(seg)[start..end], seg..seg + 1);
+                    if plain {
+                        let base = path.range(seg).0;
+                        params.push_range(base + start, base + end, seg..seg + 1);
+                    } else {
+                        params.push_matched(&path.text(seg)[start..end], seg..seg + 1);
+                    }
                 }
                 Cap::Raw { start, end } => {
                     let (start, end) = (start as usize, end as usize);
-                    let value =
-                        decode::decode(&path.raw()[start..end]).map_err(|reason| RouteError::BadPath { reason })?;
-                    params.push_matched(value, covered(start, end));
+                    if plain {
+                        params.push_range(start, end, covered(start, end));
+                    } else {
+                        let raw = &path.raw()[start..end];
+                        let value = decode::decode(raw).map_err(|reason| RouteError::BadPath { reason })?;
+                        params.push_matched(value, covered(start, end));
+                    }
                 }
             }
         }

@@ -151,12 +151,9 @@ impl PathParams {
     /// `segments`.
     #[inline]
     pub(crate) fn push_matched(&mut self, value: impl AsRef<str>, segments: std::ops::Range<usize>) {
-        let offset = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
-        let index = |i: usize| u16::try_from(i).unwrap_or(u16::MAX);
-        let start = offset(self.values.len());
+        let start = self.values.len();
         self.values.push_str(value.as_ref());
-        let end = offset(self.values.len());
-        self.entries.push(Entry { start, end, segments: (index(segments.start), index(segments.end)) });
+        self.push_range(start, self.values.len(), segments);
     }
 
     /// No values yet for the variables `names` (a route's list, shared) of
@@ -170,9 +167,10 @@ impl PathParams {
         PathParams { names: Names::Shared(Arc::clone(names)), entries: SmallVec::new(), values: body.into(), repeats }
     }
 
-    /// Adds the value of the next name given to [`of_body`](Self::of_body):
-    /// the bytes `start..end` of the body (on character boundaries), which
-    /// matched the path segments `segments`.
+    /// Adds the value of the next name given to [`of_body`](Self::of_body)
+    /// or [`matched`](Self::matched): the bytes `start..end` of the values'
+    /// buffer (on character boundaries), which matched the path segments
+    /// `segments`.
     #[inline]
     pub(crate) fn push_range(&mut self, start: usize, end: usize, segments: std::ops::Range<usize>) {
         let offset = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);

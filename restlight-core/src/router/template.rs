@@ -116,7 +116,7 @@ pub(crate) fn compile<'x, 'e: 'x>(parsed: &grammar::Template<'e>) -> Template<'x
 }
 
 /// What [`parse_plain`] does at each byte of literal text.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 enum Class {
     /// Literal text: a byte that starts a character.
     Text,
