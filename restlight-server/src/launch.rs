@@ -205,7 +205,7 @@ fn server_thread(
     let stop = reject_queued_after(stop, app.clone(), options.shutdown_timeout);
     let timeout = options.shutdown_timeout + QUEUE_FLUSH_GRACE;
     let io = Arc::clone(&runtimes.io);
-    runtimes.control.block_on(async move {
+    runtimes.control.block_on(Box::pin(async move {
         let (mgmt_stop_tx, mut mgmt_stop_rx) = watch::channel(false);
         let mgmt_task = mgmt.map(|(listener, _, ctx)| {
             let stop = async move {
@@ -223,7 +223,7 @@ fn server_thread(
         if let Some(task) = mgmt_task {
             let _ = task.await;
         }
-    });
+    }));
     runtimes.shutdown();
     // The application's executors are idle now: every request future was
     // dropped with the IO loops. The handle may still hold the app (for
