@@ -129,10 +129,10 @@ def fault_table(binary, n, path):
     for pid, addr in samples:
         # The last mapping recorded that holds the address: the heap's
         # record, which grows with it, may come after its first faults.
-        mapped = next((n for lo, hi, n in reversed(maps[pid]) if lo <= addr < hi), "")
+        mapped = next((what for lo, hi, what in reversed(maps[pid]) if lo <= addr < hi), "")
         if mapped == binary and pid in base:
             offset = addr - base[pid]
-            region = next((f"the binary: {s}" for lo, hi, s in secs if lo <= offset < hi), "the binary: other")
+            region = next((f"the binary: {sec}" for lo, hi, sec in secs if lo <= offset < hi), "the binary: other")
         elif mapped in ("[heap]", "[stack]"):
             region = f"{mapped} (the main thread's)"
         elif mapped.startswith("/") and not mapped.startswith("//"):

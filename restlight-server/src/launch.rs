@@ -205,6 +205,8 @@ fn server_thread(
     let stop = reject_queued_after(stop, app.clone(), options.shutdown_timeout);
     let timeout = options.shutdown_timeout + QUEUE_FLUSH_GRACE;
     let io = Arc::clone(&runtimes.io);
+    // Boxed: the accept loops' state is kept on the heap rather than in
+    // this thread's stack frames, which then reach fewer pages at start.
     runtimes.control.block_on(Box::pin(async move {
         let (mgmt_stop_tx, mut mgmt_stop_rx) = watch::channel(false);
         let mgmt_task = mgmt.map(|(listener, _, ctx)| {
