@@ -128,9 +128,7 @@ pub(crate) async fn serve_connection(
             _ = drain.wait_for(|drain| *drain) => return,
         };
         match accepted {
-            // Boxed, as the HTTP/2 state is in `serve_io`: the TLS state
-            // would otherwise size every connection's future, plain ones too.
-            Ok((stream, protocol)) => Box::pin(serve_io(stream, protocol, remote, &ctx, drain)).await,
+            Ok((stream, protocol)) => serve_io(stream, protocol, remote, &ctx, drain).await,
             Err(err) => tracing::debug!(%remote, %err, "closing connection"),
         }
         return;
@@ -183,10 +181,7 @@ where
         Protocol::H2 => {
             let service = AppService::<H2Pieces>::new(app, remote, Arc::clone(&activity), timeout, observe);
             let conn = ctx.h2.serve_connection(io, service);
-            // Boxed: an HTTP/2 connection's state is several times an
-            // HTTP/1 one's, and every connection's future would otherwise
-            // be the size of the larger.
-            Box::pin(drive(conn, &activity, Idle { idle: ctx.idle_timeout, head: None }, drain, remote)).await;
+            drive(conn, &activity, Idle { idle: ctx.idle_timeout, head: None }, drain, remote).await;
         }
     }
 }
