@@ -3,12 +3,17 @@
 //! expectation other than `100-continue`, CONNECT, the asterisk-form target
 //! outside OPTIONS, and paths with `.` or `..` segments (raw or
 //! percent-encoded), over raw HTTP/1.1 sockets and a raw HTTP/2 client; and
-//! an absolute-form target's authority taking the place of `Host`.
+//! an absolute-form target's authority taking the place of `Host`, the
+//! rest of the checks applying to it all the same. Refused requests reach
+//! no filter.
 
 mod support;
 
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
+use restlight_core::filter::{FilterRequest, Next};
 use restlight_core::{get, post, RequestContext};
 use support::{get_request, json, restlight, Raw, RawResponse};
 
@@ -294,6 +299,59 @@ fn an_absolute_form_targets_authority_replaces_the_host() {
     // The same authority in another case is left as sent.
     let res = exchange(server.local_addr(), "GET http://LOCALHOST/host HTTP/1.1\r\nHost: localhost\r\n\r\n");
     assert_eq!((res.status, res.text().as_str()), (200, "localhost"));
+    server.shutdown();
+}
+
+#[test]
+fn an_absolute_form_request_is_checked_with_its_authority_as_host() {
+    let server = server();
+    // The authority taking the place of `Host` does not spare the rest of
+    // the checks: a dot segment, an unmet expectation, two `Host` fields.
+    let res = exchange(server.local_addr(), "GET http://other.example/files/../x HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    assert_eq!(assert_refused(&res, "dot segment")["path"], "/files/../x");
+    let res = exchange(
+        server.local_addr(),
+        "GET http://other.example/ping HTTP/1.1\r\nHost: localhost\r\nExpect: bogus\r\n\r\n",
+    );
+    assert_eq!(res.status, 417, "{}", res.text());
+    let res = exchange(
+        server.local_addr(),
+        "GET http://other.example/ping HTTP/1.1\r\nHost: localhost\r\nHost: localhost\r\n\r\n",
+    );
+    assert!(assert_refused(&res, "two hosts")["detail"].as_str().unwrap().contains("more than one Host"));
+    // CONNECT naming another authority than its `Host` is still no tunnel.
+    let res = exchange(server.local_addr(), "CONNECT example.com:443 HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    assert_eq!(res.status, 501, "{}", res.text());
+    let res = exchange(server.local_addr(), "GET http://other.example/ping HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    assert_eq!((res.status, res.text().as_str()), (200, "pong"));
+    server.shutdown();
+}
+
+#[test]
+fn requests_are_refused_before_the_filters_see_them() {
+    let seen = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&seen);
+    let server = restlight()
+        .route(get("/ping").handle(|_ctx| async { "pong" }))
+        .filter(move |req: FilterRequest, next: Next| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            next.run(req)
+        })
+        .start()
+        .unwrap();
+    for request in [
+        "GET /ping HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+        "GET /ping HTTP/1.1\r\nHost: a b\r\n\r\n",
+        "GET /ping HTTP/1.1\r\nHost: localhost\r\nExpect: bogus\r\n\r\n",
+        "GET /a/../ping HTTP/1.1\r\nHost: localhost\r\n\r\n",
+    ] {
+        let res = exchange(server.local_addr(), request);
+        assert!(matches!(res.status, 400 | 417), "{request}: {}", res.text());
+    }
+    assert_eq!(seen.load(Ordering::SeqCst), 0, "a refused request reached a filter");
+    let res = exchange(server.local_addr(), &get_request("/ping"));
+    assert_eq!((res.status, res.text().as_str()), (200, "pong"));
+    assert_eq!(seen.load(Ordering::SeqCst), 1);
     server.shutdown();
 }
 
