@@ -16,7 +16,7 @@ use std::task::{Context, Poll};
 use bytes::Bytes;
 use http_body::{Body, Frame, SizeHint};
 use hyper::body::Incoming;
-use restlight_core::__private::{Dispatched, HostAndExpect};
+use restlight_core::__private::Dispatched;
 use restlight_core::App;
 
 use crate::activity::{Activity, InFlight};
@@ -58,28 +58,18 @@ impl<P: Pieces> hyper::service::Service<http::Request<Incoming>> for AppService<
     type Error = Infallible;
     type Future = Responding<P>;
 
-    fn call(&self, req: http::Request<Incoming>) -> Self::Future {
+    fn call(&self, mut req: http::Request<Incoming>) -> Self::Future {
         let in_flight = self.activity.begin();
         let pending = self.observe.as_ref().map(|o| o.begin(&req, self.remote));
         let version = req.version();
+        if let Some(refusal) = crate::strict::check(&mut req, &self.known_host) {
+            let dispatch = Dispatched::ready(crate::strict::refuse(&req, &self.app, refusal));
+            return Responding { dispatch, version, pending, in_flight: Some(in_flight), _pieces: PhantomData };
+        }
+        let metrics = self.observe.as_ref().and_then(|o| o.metrics().cloned());
         // The head is handed over as it is: wrapping the body in the
         // request (`Request::map`) would move the head once more.
-        let (mut parts, body) = req.into_parts();
-        // The strict checks run inside the application's dispatch, on what
-        // its pass over the header fields found, but for an HTTP/1 target
-        // naming an authority, whose `Host` they may replace first.
-        let absolute = crate::strict::names_authority(&parts);
-        if absolute {
-            if let Some(refusal) = crate::strict::check_absolute(&mut parts, &self.known_host) {
-                let dispatch = Dispatched::ready(crate::strict::refuse(&parts, &self.app, refusal));
-                return Responding { dispatch, version, pending, in_flight: Some(in_flight), _pieces: PhantomData };
-            }
-        }
-        let check = |head: &http::request::Parts, found: &HostAndExpect<'_>| {
-            let refusal = if absolute { None } else { crate::strict::check(head, found, &self.known_host) };
-            refusal.map(|refusal| crate::strict::refuse(head, &self.app, refusal))
-        };
-        let metrics = self.observe.as_ref().and_then(|o| o.metrics().cloned());
+        let (parts, body) = req.into_parts();
         let body = Counted::new(TimedBody::new(body, self.body_read), metrics);
         // The matched route is read only by the metrics, the access log and
         // the request's span.
@@ -90,12 +80,11 @@ impl<P: Pieces> hyper::service::Service<http::Request<Incoming>> for AppService<
         // future keeps it.
         match pending.as_ref().and_then(Pending::span) {
             Some(span) => {
-                let dispatch =
-                    span.in_scope(|| self.app.dispatch_server(parts, body, Some(self.remote), mark, tags, check));
+                let dispatch = span.in_scope(|| self.app.dispatch_server(parts, body, Some(self.remote), mark, tags));
                 Responding { dispatch, version, pending, in_flight: Some(in_flight), _pieces: PhantomData }
             }
             None => Responding {
-                dispatch: self.app.dispatch_server(parts, body, Some(self.remote), mark, tags, check),
+                dispatch: self.app.dispatch_server(parts, body, Some(self.remote), mark, tags),
                 version,
                 pending,
                 in_flight: Some(in_flight),

@@ -29,12 +29,10 @@
 //!   a target without a path.
 //!
 //! The rejections are problem details; on HTTP/1 they also close the
-//! connection. A request that passes costs a scan of the `Host` value (or,
-//! when it is the valid value the connection sent last, a comparison with
-//! that) and one pass over the path, without allocating: `Host` and
-//! `Expect` are found by the pass over the header fields that routing
-//! makes anyway (for `Accept`, `Content-Type` and the like), into which the
-//! checks are handed, so a request's fields are read once.
+//! connection. A request that passes costs one pass over its header
+//! fields (for `Host` and `Expect` together), a scan of the `Host` value
+//! (or, when it is the valid value the connection sent last, a comparison
+//! with that) and one pass over the path, without allocating.
 //!
 //! The checks belong to the server: `MockClient` drives the application
 //! directly and does not apply them.
@@ -42,9 +40,7 @@
 use std::cell::RefCell;
 
 use http::header::{HeaderValue, ALLOW, CONNECTION, CONTENT_LENGTH, EXPECT, HOST};
-use http::request::Parts;
-use http::{Method, StatusCode, Version};
-use restlight_core::__private::HostAndExpect;
+use http::{Method, Request, StatusCode, Version};
 use restlight_core::{App, HttpError, IntoResponse, Response};
 
 /// Why a request is refused before the application sees it.
@@ -64,19 +60,28 @@ pub(crate) enum Refusal {
     DotSegment,
 }
 
-/// Whether the request must not reach the application, given what the
-/// application's pass over the header fields found of `Host` and `Expect`:
-/// the plain path of every request, a few comparisons and no allocation.
-///
-/// An HTTP/2 `host` that is not the target's authority is refused; an
-/// HTTP/1 request whose target names an authority goes through
-/// [`check_absolute`] first, which puts that authority in `Host`.
+/// Whether the request must not reach the application: the plain path of
+/// every request, a few comparisons and no allocation. An HTTP/1
+/// absolute-form request's `Host` is replaced by the target's authority.
 #[inline]
-pub(crate) fn check(head: &Parts, found: &HostAndExpect<'_>, known: &KnownHost) -> Option<Refusal> {
-    if found.two_hosts {
-        return Some(Refusal::TwoHosts);
+pub(crate) fn check<B>(req: &mut Request<B>, known: &KnownHost) -> Option<Refusal> {
+    // `Host` and `Expect` in one pass over the fields: comparing a name
+    // with a standard one is a byte comparison, while a lookup hashes the
+    // name and probes the map, and the lookup of `Expect` misses on nearly
+    // every request.
+    let mut host = None;
+    let mut unmet_expectation = false;
+    for (name, value) in req.headers() {
+        if *name == HOST {
+            if host.is_some() {
+                return Some(Refusal::TwoHosts);
+            }
+            host = Some(value);
+        } else if *name == EXPECT && !value.as_bytes().eq_ignore_ascii_case(b"100-continue") {
+            unmet_expectation = true;
+        }
     }
-    if let Some(host) = found.host {
+    if let Some(host) = host {
         if !known.is(host.as_bytes()) {
             if !is_valid_host(host.as_bytes()) {
                 return Some(Refusal::BadHost);
@@ -85,15 +90,19 @@ pub(crate) fn check(head: &Parts, found: &HostAndExpect<'_>, known: &KnownHost) 
         }
     }
     // Origin-form targets (nearly every HTTP/1 request) have no authority.
-    if let Some(authority) = head.uri.authority() {
-        if found.host.is_some_and(|host| !host.as_bytes().eq_ignore_ascii_case(authority.as_str().as_bytes())) {
-            return Some(Refusal::HostNotAuthority);
+    if let Some(authority) = req.uri().authority() {
+        if host.is_some_and(|host| !host.as_bytes().eq_ignore_ascii_case(authority.as_str().as_bytes())) {
+            // Over HTTP/1 the rest of the checks apply as to a request that
+            // had sent the authority as its `Host`.
+            if let Some(refusal) = other_authority(req) {
+                return Some(refusal);
+            }
         }
     }
-    if found.unmet_expectation && head.version >= Version::HTTP_11 {
+    if unmet_expectation && req.version() >= Version::HTTP_11 {
         return Some(Refusal::Expectation);
     }
-    let path = head.uri.path().as_bytes();
+    let path = req.uri().path().as_bytes();
     match path.first() {
         Some(b'/') => path_refusal(path),
         Some(b'*') if path.len() == 1 => Some(Refusal::Asterisk),
@@ -101,32 +110,6 @@ pub(crate) fn check(head: &Parts, found: &HostAndExpect<'_>, known: &KnownHost) 
         // route can match it.
         None => Some(Refusal::AuthorityForm),
         _ => None,
-    }
-}
-
-/// Whether an HTTP/1 request's target names an authority (absolute-form,
-/// or CONNECT's authority-form): rare, and checked by [`check_absolute`]
-/// before dispatch rather than by [`check`] inside it.
-#[inline]
-pub(crate) fn names_authority(head: &Parts) -> bool {
-    head.version < Version::HTTP_2 && head.uri.authority().is_some()
-}
-
-/// [`check`] for an HTTP/1 request whose target names an authority, with a
-/// pass of its own over the fields: a `Host` naming another authority is
-/// replaced by the target's (RFC 9112 §3.2.2), and the request is then
-/// checked as if it had been sent so.
-#[cold]
-#[inline(never)]
-pub(crate) fn check_absolute(head: &mut Parts, known: &KnownHost) -> Option<Refusal> {
-    match check(head, &HostAndExpect::of(&head.headers), known) {
-        Some(Refusal::HostNotAuthority) => {
-            if let Some(Ok(authority)) = head.uri.authority().map(|a| HeaderValue::from_str(a.as_str())) {
-                head.headers.insert(HOST, authority);
-            }
-            check(head, &HostAndExpect::of(&head.headers), known)
-        }
-        other => other,
     }
 }
 
@@ -166,21 +149,37 @@ impl KnownHost {
     }
 }
 
+/// A `Host` that is not the target's authority: refused over HTTP/2, and
+/// replaced by the authority over HTTP/1 (absolute-form, or CONNECT's
+/// authority-form).
+#[cold]
+#[inline(never)]
+fn other_authority<B>(req: &mut Request<B>) -> Option<Refusal> {
+    if req.version() >= Version::HTTP_2 {
+        return Some(Refusal::HostNotAuthority);
+    }
+    let authority = req.uri().authority().map(|a| HeaderValue::from_str(a.as_str()));
+    if let Some(Ok(authority)) = authority {
+        req.headers_mut().insert(HOST, authority);
+    }
+    None
+}
+
 /// The answer to a request [`check`] refused.
 #[cold]
 #[inline(never)]
-pub(crate) fn refuse(req: &Parts, app: &App, refusal: Refusal) -> Response {
+pub(crate) fn refuse<B>(req: &Request<B>, app: &App, refusal: Refusal) -> Response {
     match refusal {
         Refusal::TwoHosts => reject(req, HttpError::bad_request("the request has more than one Host header")),
         Refusal::BadHost => reject(req, HttpError::bad_request("the Host header is not a valid host[:port]")),
         Refusal::HostNotAuthority => {
-            let authority = req.uri.authority().map(ToString::to_string).unwrap_or_default();
+            let authority = req.uri().authority().map(ToString::to_string).unwrap_or_default();
             let detail = format!("the host header names another authority than `:authority` ({authority})");
             reject(req, HttpError::bad_request(detail).with("authority", authority))
         }
         Refusal::Expectation => {
             let expect =
-                req.headers.get_all(EXPECT).iter().find(|v| !v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
+                req.headers().get_all(EXPECT).iter().find(|v| !v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
             let expect = expect.map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()).unwrap_or_default();
             let detail = format!("the expectation `{expect}` cannot be met: only `100-continue` is supported");
             reject(req, HttpError::new(StatusCode::EXPECTATION_FAILED, detail).with("expect", expect))
@@ -188,13 +187,13 @@ pub(crate) fn refuse(req: &Parts, app: &App, refusal: Refusal) -> Response {
         Refusal::AuthorityForm => {
             let detail = format!(
                 "{} with an authority-form target is not implemented: this is an origin server, not a proxy",
-                req.method
+                req.method()
             );
-            reject(req, HttpError::new(StatusCode::NOT_IMPLEMENTED, detail).with("method", req.method.as_str()))
+            reject(req, HttpError::new(StatusCode::NOT_IMPLEMENTED, detail).with("method", req.method().as_str()))
         }
         Refusal::Asterisk => asterisk(req, app),
         Refusal::DotSegment => {
-            let path = req.uri.path();
+            let path = req.uri().path();
             let detail = format!("the path `{path}` has a `.` or `..` segment");
             reject(req, HttpError::bad_request(detail).with("path", path))
         }
@@ -203,19 +202,19 @@ pub(crate) fn refuse(req: &Parts, app: &App, refusal: Refusal) -> Response {
 
 /// The problem-details answer to a refused request; on HTTP/1 it closes
 /// the connection, whose next bytes cannot be trusted either.
-fn reject(req: &Parts, error: HttpError) -> Response {
-    tracing::debug!(method = %req.method, error = %error, "request refused before routing");
+fn reject<B>(req: &Request<B>, error: HttpError) -> Response {
+    tracing::debug!(method = %req.method(), error = %error, "request refused before routing");
     let mut res = error.into_response();
-    if req.version < Version::HTTP_2 {
+    if req.version() < Version::HTTP_2 {
         res.headers_mut().insert(CONNECTION, HeaderValue::from_static("close"));
     }
     res
 }
 
 /// `OPTIONS *`, or 400 for another method with the asterisk-form.
-fn asterisk(req: &Parts, app: &App) -> Response {
-    if req.method != Method::OPTIONS {
-        let detail = format!("the request target `*` is only for OPTIONS, not {}", req.method);
+fn asterisk<B>(req: &Request<B>, app: &App) -> Response {
+    if req.method() != Method::OPTIONS {
+        let detail = format!("the request target `*` is only for OPTIONS, not {}", req.method());
         return reject(req, HttpError::bad_request(detail).with("path", "*"));
     }
     let mut methods: Vec<Method> = Vec::new();

@@ -15,7 +15,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 pub use crate::__rl_route_doc as route_doc;
-pub use crate::app::{Dispatched, HostAndExpect};
+pub use crate::app::Dispatched;
 pub use crate::bean::{check_bean, BeanParam};
 pub use crate::bind::Bindings;
 pub use crate::descriptor::{HandlerFactory, RouteDescriptor, SchedulerName};

@@ -25,9 +25,7 @@ use std::time::Instant;
 
 use arc_swap::ArcSwap;
 use bytes::{Bytes, BytesMut};
-use http::header::{
-    HeaderValue, ACCEPT, ACCEPT_ENCODING, ALLOW, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, EXPECT, HOST,
-};
+use http::header::{HeaderValue, ACCEPT, ACCEPT_ENCODING, ALLOW, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, HOST};
 use http::{Request, StatusCode, Version};
 
 use super::{CompiledRoute, MatchedRoute, Table};
@@ -102,38 +100,26 @@ impl Routing {
         B::Error: Into<BoxError>,
     {
         let (parts, body) = req.into_parts();
-        self.serve_parts(parts, body, remote, mark, tags, |_, _| None)
+        self.serve_parts(parts, body, remote, mark, tags)
     }
 
     /// [`serve`](Self::serve) for a request given as its head and its body:
     /// everything up to the handler's call, or the answer when there is
-    /// nothing to call. `check` is the server's own check of the head, given
-    /// what the pass over the header fields found of `Host` and `Expect`;
-    /// its answer, when it gives one, is the request's.
-    ///
-    /// Out of line: inlined into [`App::dispatch_server`](crate::App::dispatch_server),
-    /// it kept the server from inlining that, and the head was moved once
-    /// more (75 instructions a request, by `benches/load/count.sh`).
-    #[inline(never)]
-    pub(crate) fn serve_parts<B, C>(
+    /// nothing to call.
+    pub(crate) fn serve_parts<B>(
         &self,
         parts: http::request::Parts,
         body: B,
         remote: Option<SocketAddr>,
         mark: bool,
         tags: Option<Arc<RequestTags>>,
-        check: C,
     ) -> Serving
     where
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<BoxError>,
-        C: FnOnce(&http::request::Parts, &HostAndExpect<'_>) -> Option<Response>,
     {
         let shared = &*self.0;
         let heads = Heads::of(&parts.headers);
-        if let Some(refused) = check(&parts, &heads.server) {
-            return Serving::Answered(Some(refused));
-        }
         let header_text = text(heads.accept);
         let mut url = match shared.url_format.resolve(&parts.uri, &shared.codecs) {
             Ok(url) => url,
@@ -144,7 +130,7 @@ impl Routing {
         // types to choose from, and then the writer uses its choice.
         let url_accept = url.accept();
         let first = Accept::new(text(url_accept.as_ref()).or(header_text));
-        if parts.version == Version::HTTP_11 && heads.server.host.is_none() && parts.uri.authority().is_none() {
+        if parts.version == Version::HTTP_11 && !heads.host && parts.uri.authority().is_none() {
             return Serving::Answered(Some(error(
                 HttpError::bad_request("HTTP/1.1 request without a Host header"),
                 &first,
@@ -521,9 +507,7 @@ impl Respond {
 
 /// The request headers routing and reading the body read, found in one
 /// pass over the headers instead of one hashed lookup each; the first value
-/// of each, as `HeaderMap::get` gives. The same pass finds what a server's
-/// own checks read ([`HostAndExpect`]), so a served request's fields are
-/// read once.
+/// of each, as `HeaderMap::get` gives.
 #[derive(Default)]
 struct Heads<'a> {
     accept: Option<&'a HeaderValue>,
@@ -531,7 +515,7 @@ struct Heads<'a> {
     accept_encoding: Option<&'a HeaderValue>,
     content_length: Option<&'a HeaderValue>,
     content_encoding: Option<&'a HeaderValue>,
-    server: HostAndExpect<'a>,
+    host: bool,
 }
 
 impl<'a> Heads<'a> {
@@ -543,68 +527,16 @@ impl<'a> Heads<'a> {
             } else if *name == CONTENT_TYPE {
                 heads.content_type.get_or_insert(value);
             } else if *name == HOST {
-                heads.server.host_field(value);
+                heads.host = true;
             } else if *name == ACCEPT_ENCODING {
                 heads.accept_encoding.get_or_insert(value);
             } else if *name == CONTENT_LENGTH {
                 heads.content_length.get_or_insert(value);
             } else if *name == CONTENT_ENCODING {
                 heads.content_encoding.get_or_insert(value);
-            } else if *name == EXPECT {
-                heads.server.expect_field(value);
             }
         }
         heads
-    }
-}
-
-/// What a request's header fields say of `Host` and `Expect`: what a
-/// server checks before the application sees the request (one `Host`, a
-/// valid one, an expectation it can meet). Found by the application's own
-/// pass over the fields when the server hands it its check (see
-/// [`App::dispatch_server`](crate::App::dispatch_server)), or by
-/// [`of`](Self::of). Not public API.
-#[doc(hidden)]
-#[derive(Debug, Clone, Copy, Default)]
-pub struct HostAndExpect<'a> {
-    /// The first `Host` field's value.
-    pub host: Option<&'a HeaderValue>,
-    /// More than one `Host` field.
-    pub two_hosts: bool,
-    /// An `Expect` field other than `100-continue`.
-    pub unmet_expectation: bool,
-}
-
-impl<'a> HostAndExpect<'a> {
-    /// One pass over `headers`, for a server that checks a request before
-    /// it dispatches it.
-    #[must_use]
-    pub fn of(headers: &'a http::HeaderMap) -> Self {
-        let mut found = Self::default();
-        for (name, value) in headers {
-            if *name == HOST {
-                found.host_field(value);
-            } else if *name == EXPECT {
-                found.expect_field(value);
-            }
-        }
-        found
-    }
-
-    #[inline]
-    fn host_field(&mut self, value: &'a HeaderValue) {
-        if self.host.is_some() {
-            self.two_hosts = true;
-        } else {
-            self.host = Some(value);
-        }
-    }
-
-    #[inline]
-    fn expect_field(&mut self, value: &HeaderValue) {
-        if !value.as_bytes().eq_ignore_ascii_case(b"100-continue") {
-            self.unmet_expectation = true;
-        }
     }
 }
 

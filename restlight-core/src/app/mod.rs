@@ -29,7 +29,6 @@ mod stack;
 
 pub use builder::{AppBuilder, DEFAULT_MAX_BODY};
 pub(crate) use compile::{collapse, CompiledRoute, Compiler};
-pub use dispatch::HostAndExpect;
 pub(crate) use dispatch::Routing;
 pub(crate) use live::Table;
 pub use live::{AppliedChange, RouteChange, Routes, RoutesIter};
@@ -129,61 +128,47 @@ impl App {
     /// in its extensions. The request comes as its head and its body, so
     /// that a server wrapping the body does not move the head to rebuild the
     /// request.
-    ///
-    /// `check` is the server's own check of the head, called before
-    /// anything else (filters and layers included) sees the request, with
-    /// what the pass over the header fields that routing makes anyway found
-    /// of `Host` and `Expect`: a request's fields are read once. When it
-    /// answers, its answer is the request's.
     #[doc(hidden)]
     #[inline]
-    pub fn dispatch_server<B, C>(
+    pub fn dispatch_server<B>(
         &self,
         parts: http::request::Parts,
         body: B,
         remote: Option<std::net::SocketAddr>,
         mark: bool,
         tags: Option<std::sync::Arc<crate::trace::RequestTags>>,
-        check: C,
     ) -> Dispatched
     where
         B: http_body::Body<Data = bytes::Bytes> + Send + 'static,
         B::Error: Into<crate::BoxError>,
-        C: FnOnce(&http::request::Parts, &HostAndExpect<'_>) -> Option<crate::Response>,
     {
         // Small enough to be inlined into the server's call (a call less
         // per request); the boxed path is out of line.
         match &self.inner.entry {
             Entry::Direct => {
-                Dispatched(Dispatching::Direct(self.inner.routing.serve_parts(parts, body, remote, mark, tags, check)))
+                Dispatched(Dispatching::Direct(self.inner.routing.serve_parts(parts, body, remote, mark, tags)))
             }
-            Entry::Filtered(_) | Entry::Layered(_) => self.dispatch_boxed(parts, body, remote, mark, tags, check),
+            Entry::Filtered(_) | Entry::Layered(_) => self.dispatch_boxed(parts, body, remote, mark, tags),
         }
     }
 
     /// [`dispatch_server`](Self::dispatch_server) through the filters or
     /// the tower layers, which take the request whole, with its tags in its
-    /// extensions; the server's check first, with a pass of its own over
-    /// the header fields.
+    /// extensions.
     #[cold]
     #[inline(never)]
-    fn dispatch_boxed<B, C>(
+    fn dispatch_boxed<B>(
         &self,
         parts: http::request::Parts,
         body: B,
         remote: Option<std::net::SocketAddr>,
         mark: bool,
         tags: Option<std::sync::Arc<crate::trace::RequestTags>>,
-        check: C,
     ) -> Dispatched
     where
         B: http_body::Body<Data = bytes::Bytes> + Send + 'static,
         B::Error: Into<crate::BoxError>,
-        C: FnOnce(&http::request::Parts, &HostAndExpect<'_>) -> Option<crate::Response>,
     {
-        if let Some(refused) = check(&parts, &HostAndExpect::of(&parts.headers)) {
-            return Dispatched::ready(refused);
-        }
         let mut req = http::Request::from_parts(parts, body);
         if let Some(tags) = tags {
             if let Some(id) = &tags.id {
