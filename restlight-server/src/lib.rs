@@ -114,7 +114,8 @@
 //! It also answers 417 to an `Expect` other than `100-continue` (HTTP/1.1
 //! and HTTP/2; RFC 9110 §10.1.1) and 501 to a CONNECT (an origin server
 //! opens no tunnel), and gives an HTTP/1.1 absolute-form request the
-//! target's authority as its `Host` (RFC 9112 §3.2.2).
+//! target's authority as its `Host` (RFC 9112 §3.2.2), then checks it as
+//! a request that had sent that `Host`.
 //!
 //! These checks are the server's: `MockClient` drives the application
 //! without them.
