@@ -306,9 +306,8 @@ impl MatrixParams {
     }
 }
 
-/// Whether two variable names are the same: byte by byte, since a
-/// variable's name is a few bytes, which `str`'s equality compares with a
-/// call to `memcmp`.
+/// Whether two variable names are the same, compared byte by byte: a name
+/// is a few bytes, for which `str`'s equality calls `memcmp`.
 #[inline]
 fn same_name(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
