@@ -24,6 +24,7 @@ fn table() -> Vec<RouteEntry> {
         entry("POST", "/opt"),
         entry("PURGE", "/cache"),
         entry("TRACE", "/cache"),
+        entry("LOCK", "/locks"),
     ]
 }
 
@@ -48,6 +49,12 @@ fn method_table() {
         ("GET", "/opt", "405 POST, OPTIONS"),
         ("GET", "/cache", "405 OPTIONS, TRACE, PURGE"),
         ("PURGE", "/cache", "route PURGE /cache"),
+        // A group of one route of an extension method: another extension
+        // method is not served, nor is HEAD or GET.
+        ("LOCK", "/locks", "route LOCK /locks"),
+        ("UNLOCK", "/locks", "405 OPTIONS, LOCK"),
+        ("GET", "/locks", "405 OPTIONS, LOCK"),
+        ("HEAD", "/locks", "405 OPTIONS, LOCK"),
         ("OPTIONS", "/nowhere", "404"),
         ("HEAD", "/nowhere", "404"),
     ];

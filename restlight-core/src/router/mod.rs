@@ -154,7 +154,7 @@ pub use restlight_grammar::template::TemplateError;
 
 use matcher::{Cap, Caps, Tree};
 use precedence::SpringKey;
-use select::{Group, Route, Selected};
+use select::{Group, Route, Selected, Verb};
 use template::Template;
 
 /// One route given to [`Router::new`].
@@ -528,16 +528,17 @@ impl Router {
         accept: Option<&str>,
     ) -> Result<Lookup<'r>, RouteError> {
         let accept = Accept::new(accept);
+        let verb = Verb::of(method);
         let exact = self.exact_static(raw_path);
         if let Some((group, true)) = exact {
-            if self.strict || self.groups[group].serves(method) {
-                return self.static_match(group, method, content_type, &accept, &Facts::new(None, None));
+            if self.strict || self.groups[group].serves(verb) {
+                return self.static_match(group, verb, content_type, &accept, &Facts::new(None, None));
             }
         }
         let scan = decode::Scan::of(raw_path);
         let facts = Facts::new(scan.query, None);
         let read = read_already(raw_path, &scan, exact);
-        self.lookup_scanned(method, &scan, content_type, &accept, &facts, read)
+        self.lookup_scanned(verb, &scan, content_type, &accept, &facts, read)
     }
 
     /// The static table's entry for a path written byte for byte as a
@@ -563,22 +564,23 @@ impl Router {
         accept: &Accept<'_>,
         facts: &Facts<'_>,
     ) -> Result<Lookup<'r>, RouteError> {
+        let verb = Verb::of(method);
         let exact = self.exact_static(raw_path);
         if let Some((group, true)) = exact {
             // No trailing `/`: no group refuses the path.
-            if self.strict || self.groups[group].serves(method) {
-                return self.static_match(group, method, content_type, accept, &facts.at_path(false));
+            if self.strict || self.groups[group].serves(verb) {
+                return self.static_match(group, verb, content_type, accept, &facts.at_path(false));
             }
         }
         let scan = decode::Scan::of(raw_path);
         let read = read_already(raw_path, &scan, exact);
-        self.lookup_scanned(method, &scan, content_type, accept, facts, read)
+        self.lookup_scanned(verb, &scan, content_type, accept, facts, read)
     }
 
     /// [`lookup_accepting`](Self::lookup_accepting) of a path scanned once.
     fn lookup_scanned<'r>(
         &'r self,
-        method: &Method,
+        verb: Verb<'_>,
         scan: &decode::Scan<'_>,
         content_type: Option<&str>,
         accept: &Accept<'_>,
@@ -590,23 +592,23 @@ impl Router {
         // A group whose routes all refuse a trailing `/` (Spring's) is no
         // match for a path with one: the next best template is tried.
         let refused = |group: usize| trailing && self.groups[group].refuses_trailing_slash();
-        let serves = |group: usize| !refused(group) && (self.strict || self.groups[group].serves(method));
+        let serves = |group: usize| !refused(group) && (self.strict || self.groups[group].serves(verb));
         // A plain path is its own key in the static table: looked up once,
         // and a final static route that serves the method needs nothing else.
         let known = plain.then(|| read.unwrap_or_else(|| self.tree.static_entry(body)));
         if let Some(Some((group, true))) = known {
             if serves(group) {
-                return self.static_match(group, method, content_type, accept, facts);
+                return self.static_match(group, verb, content_type, accept, facts);
             }
         }
         match scan.plain_path() {
             Some(path) => {
-                self.matched(&path, MatrixParams::default(), method, content_type, accept, facts, known, trailing)
+                self.matched(&path, MatrixParams::default(), verb, content_type, accept, facts, known, trailing)
             }
             None => {
                 let mut path = scan.parse().map_err(|reason| RouteError::BadPath { reason })?;
                 let matrix = std::mem::take(&mut path.matrix);
-                self.matched(&path, matrix, method, content_type, accept, facts, known, trailing)
+                self.matched(&path, matrix, verb, content_type, accept, facts, known, trailing)
             }
         }
     }
@@ -619,7 +621,7 @@ impl Router {
         &'r self,
         path: &S,
         mut matrix: MatrixParams,
-        method: &Method,
+        verb: Verb<'_>,
         content_type: Option<&str>,
         accept: &Accept<'_>,
         facts: &Facts<'_>,
@@ -627,12 +629,12 @@ impl Router {
         trailing: bool,
     ) -> Result<Lookup<'r>, RouteError> {
         let refused = |group: usize| trailing && self.groups[group].refuses_trailing_slash();
-        let serves = |group: usize| !refused(group) && (self.strict || self.groups[group].serves(method));
+        let serves = |group: usize| !refused(group) && (self.strict || self.groups[group].serves(verb));
         let mut caps = Caps::new();
         let Some(group) = self.tree.find(path, &serves, known, &mut caps) else {
-            return self.unserved(path, method, &refused);
+            return self.unserved(path, verb.method, &refused);
         };
-        let selected = self.groups[group].select(&self.routes, method, content_type, accept, facts, &self.any)?;
+        let selected = self.groups[group].select(&self.routes, verb, content_type, accept, facts, &self.any)?;
         let (route, produce, head_from_get) = match selected {
             Selected::Route { route, produce, head_from_get } => (route, produce, head_from_get),
             Selected::Options(allow) => return Ok(Lookup::Options { allow }),
@@ -685,12 +687,12 @@ impl Router {
     fn static_match<'r>(
         &'r self,
         group: usize,
-        method: &Method,
+        verb: Verb<'_>,
         content_type: Option<&str>,
         accept: &Accept<'_>,
         facts: &Facts<'_>,
     ) -> Result<Lookup<'r>, RouteError> {
-        let selected = self.groups[group].select(&self.routes, method, content_type, accept, facts, &self.any)?;
+        let selected = self.groups[group].select(&self.routes, verb, content_type, accept, facts, &self.any)?;
         Ok(match selected {
             Selected::Route { route, produce, head_from_get } => Lookup::Matched(RouteMatch {
                 index: route.index,

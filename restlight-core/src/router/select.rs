@@ -47,6 +47,43 @@ pub(crate) struct Group {
     /// The group's one route when it declares no media types and no
     /// conditions: a request of its method takes it without negotiation.
     only: Option<usize>,
+    /// The [`Verb`] bits of the methods the group serves, HEAD included
+    /// when GET is: whether it serves a standard method is one test.
+    served: u16,
+    /// The [`Verb`] bit of the method of [`only`](Self::only)'s route.
+    only_bit: u16,
+}
+
+/// A request's method with its bit among the nine standard methods (0 for
+/// an extension method), found once a lookup: each group the walk asks
+/// whether it serves the method answers with a mask test instead of
+/// comparing methods.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Verb<'m> {
+    pub(crate) method: &'m Method,
+    bit: u16,
+}
+
+impl<'m> Verb<'m> {
+    pub(crate) fn of(method: &'m Method) -> Self {
+        Verb { method, bit: method_bit(method) }
+    }
+}
+
+/// `m`'s bit among the standard methods, 0 for an extension method.
+fn method_bit(m: &Method) -> u16 {
+    match *m {
+        Method::GET => 1,
+        Method::HEAD => 1 << 1,
+        Method::POST => 1 << 2,
+        Method::PUT => 1 << 3,
+        Method::DELETE => 1 << 4,
+        Method::PATCH => 1 << 5,
+        Method::OPTIONS => 1 << 6,
+        Method::TRACE => 1 << 7,
+        Method::CONNECT => 1 << 8,
+        _ => 0,
+    }
 }
 
 /// How well a route fits the request: how specific its conditions are (as
@@ -149,12 +186,23 @@ impl Group {
             [id] if routes[*id].consumes.is_empty() && routes[*id].produces.is_empty() && !conditional => Some(*id),
             _ => None,
         };
-        Group { methods, allowed, allow, conditional, refuses_slash, only }
+        let mut served = methods.names().fold(0, |bits, m| bits | method_bit(m));
+        if served & method_bit(&Method::GET) != 0 {
+            served |= method_bit(&Method::HEAD);
+        }
+        let only_bit = only.map_or(0, |id| method_bit(&routes[id].method));
+        Group { methods, allowed, allow, conditional, refuses_slash, only, served, only_bit }
     }
 
-    /// Whether a route of the group serves `method` (HEAD through GET).
-    pub(crate) fn serves(&self, method: &Method) -> bool {
-        self.routes_for(method).is_some() || (*method == Method::HEAD && self.routes_for(&Method::GET).is_some())
+    /// Whether a route of the group serves the method (HEAD through GET).
+    #[inline]
+    pub(crate) fn serves(&self, verb: Verb<'_>) -> bool {
+        if verb.bit != 0 {
+            self.served & verb.bit != 0
+        } else {
+            // An extension method: never HEAD.
+            self.routes_for(verb.method).is_some()
+        }
     }
 
     /// Whether every route of the group refuses a path with a trailing `/`.
@@ -175,15 +223,17 @@ impl Group {
     pub(crate) fn select<'r>(
         &'r self,
         routes: &'r [Route],
-        method: &Method,
+        verb: Verb<'_>,
         content_type: Option<&str>,
         accept: &Accept<'_>,
         facts: &Facts<'_>,
         any: &'r MediaType,
     ) -> Result<Selected<'r>, RouteError> {
+        let method = verb.method;
         if let Some(id) = self.only {
             let route = &routes[id];
-            if route.method == *method {
+            let same = if verb.bit != 0 { verb.bit == self.only_bit } else { route.method == *method };
+            if same {
                 return Ok(Selected::Route { route, produce: None, head_from_get: false });
             }
         }
