@@ -131,11 +131,12 @@ impl Segments for ParsedPath<'_> {
 }
 
 /// A plain path (no `%`, `;` or NUL) read where it lies: its body and the
-/// offsets of its `/`, both from [`Scan`]. Nothing is copied or decoded.
+/// bounds of its segments, both from [`Scan`]. Nothing is copied or decoded.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PlainPath<'s, 'p> {
     body: &'p str,
-    slashes: &'s [u32],
+    /// [`Scan::bounds`].
+    bounds: &'s [u32],
 }
 
 impl Segments for PlainPath<'_, '_> {
@@ -144,7 +145,7 @@ impl Segments for PlainPath<'_, '_> {
         if self.body.is_empty() {
             0
         } else {
-            self.slashes.len() + 1
+            self.bounds.len() - 1
         }
     }
 
@@ -167,12 +168,11 @@ impl Segments for PlainPath<'_, '_> {
 
     #[inline]
     fn range(&self, i: usize) -> (usize, usize) {
-        let start = match i.checked_sub(1) {
-            Some(k) => self.slashes[k] as usize + 1,
-            None => 0,
-        };
-        let end = self.slashes.get(i).map_or(self.body.len(), |&e| e as usize);
-        (start, end)
+        // Two loads, one bounds check: segment `i` runs from after the
+        // bound before it (the first's is `u32::MAX`, one before 0) to
+        // the next.
+        let end = self.bounds[i + 1];
+        (self.bounds[i].wrapping_add(1) as usize, end as usize)
     }
 
     #[inline]
@@ -214,14 +214,17 @@ pub(crate) struct Scan<'p> {
     pub(crate) plain: bool,
     /// The text after the first `?`, if any.
     pub(crate) query: Option<&'p str>,
-    /// Offsets of the `/` inside `body`.
-    slashes: Slashes,
+    /// Where the body's segments end: `u32::MAX` (one before the first
+    /// byte), then the offset of each `/` inside `body`, then the body's
+    /// length. Segment `i` runs between bounds `i` and `i + 1`, so
+    /// finding it takes no test for the first or the last segment.
+    bounds: Bounds,
 }
 
-/// The offsets of the `/` of a path: in place for up to 16 of them, so
-/// that recording one is a store and an increment; in a vector, all of
-/// them, for a path with more.
-type Slashes = InlineVec<u32, 16>;
+/// [`Scan::bounds`]: in place for up to 16 of them (14 `/`), so that
+/// recording one is a store and an increment; in a vector, all of them,
+/// for a path with more.
+type Bounds = InlineVec<u32, 16>;
 
 /// The bytes [`Scan::of`] stops at: `/ ? # % ;` and NUL.
 static SPECIAL: [bool; 256] = {
@@ -278,7 +281,8 @@ impl<'p> Scan<'p> {
         // found are offsets in the body.
         let start = usize::from(bytes.first() == Some(&b'/'));
         let rest = &bytes[start..];
-        let mut slashes = Slashes::new();
+        let mut bounds = Bounds::new();
+        bounds.push(u32::MAX);
         let mut plain = true;
         let mut end = rest.len();
         let mut query = None;
@@ -293,7 +297,7 @@ impl<'p> Scan<'p> {
             }
             let mut found = equal(word, b'/');
             while found != 0 {
-                slashes.push(offset(from + (found.trailing_zeros() / 8) as usize));
+                bounds.push(offset(from + (found.trailing_zeros() / 8) as usize));
                 found &= found - 1;
             }
             from += 8;
@@ -304,7 +308,7 @@ impl<'p> Scan<'p> {
                 continue;
             }
             match b {
-                b'/' => slashes.push(offset(i)),
+                b'/' => bounds.push(offset(i)),
                 b'?' => {
                     end = i;
                     query = Some(&target[start + i + 1..]);
@@ -323,15 +327,16 @@ impl<'p> Scan<'p> {
         if end > 0 && rest[end - 1] == b'/' {
             end -= 1;
             trailing = true;
-            slashes.pop();
+            bounds.pop();
         }
-        Scan { body: &target[start..start + end], trailing, plain, query, slashes }
+        bounds.push(offset(end));
+        Scan { body: &target[start..start + end], trailing, plain, query, bounds }
     }
 
     /// The plain body read in place (`None` unless [`plain`](Self::plain)).
     #[inline]
     pub(crate) fn plain_path(&self) -> Option<PlainPath<'_, 'p>> {
-        self.plain.then_some(PlainPath { body: self.body, slashes: self.slashes.as_slice() })
+        self.plain.then_some(PlainPath { body: self.body, bounds: self.bounds.as_slice() })
     }
 
     /// [`parse_body`] of the scanned body, splitting a plain body at the
@@ -342,14 +347,10 @@ impl<'p> Scan<'p> {
         }
         let body = self.body;
         let mut parsed = ParsedPath::new(body);
-        let mut start = 0;
-        for &end in self.slashes.as_slice() {
-            let (from, to) = (start as usize, end as usize);
-            parsed.segments.push(Segment { start, end, text: Some(&body[from..to]) });
-            start = end + 1;
+        for pair in self.bounds.as_slice().windows(2) {
+            let (start, end) = (pair[0].wrapping_add(1), pair[1]);
+            parsed.segments.push(Segment { start, end, text: Some(&body[start as usize..end as usize]) });
         }
-        let end = offset(body.len());
-        parsed.segments.push(Segment { start, end, text: Some(&body[start as usize..]) });
         Ok(parsed)
     }
 }
@@ -456,7 +457,7 @@ pub(super) fn hex(b: u8) -> Option<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_plain, parse_body, route_body_and_slash, Scan};
+    use super::{is_plain, parse_body, route_body_and_slash, Scan, Segments};
 
     /// What [`Scan`] must find in `target`, from the separate scans.
     fn check(target: &str) {
@@ -473,6 +474,17 @@ mod tests {
                     p.segments.iter().enumerate().map(|(i, s)| (s.start, s.end, p.text(i).to_owned())).collect()
                 };
                 assert_eq!(seg(&a), seg(&b), "{target:?}");
+                // A plain path read in place has the same segments.
+                if let Some(plain) = scan.plain_path() {
+                    let segs: Vec<(u32, u32, String)> = (0..plain.count())
+                        .map(|i| {
+                            let (start, end) = plain.range(i);
+                            assert_eq!(plain.text(i).as_bytes(), plain.bytes(i), "{target:?} segment {i}");
+                            (start as u32, end as u32, plain.text(i).to_owned())
+                        })
+                        .collect();
+                    assert_eq!(segs, seg(&b), "{target:?}, read in place");
+                }
             }
             (Err(a), Err(b)) => assert_eq!(a, b, "{target:?}"),
             (a, b) => panic!("{target:?}: {a:?} against {b:?}"),

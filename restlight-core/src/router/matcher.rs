@@ -218,9 +218,10 @@ fn slot_of(words: [u64; 2], len: usize, mask: usize) -> usize {
 }
 
 impl Literals {
-    /// The child for segment `text`. Inlined for the node without literal
-    /// children (most nodes below a variable), which answers at once.
-    #[inline]
+    /// The child for segment `text`. Inlined into the walk: a node without
+    /// literal children (most nodes below a variable) answers at once, and
+    /// a short segment's probe is a few instructions.
+    #[inline(always)]
     fn get(&self, text: &[u8]) -> Option<usize> {
         if self.keys.is_empty() {
             return None;
@@ -231,7 +232,35 @@ impl Literals {
         }
     }
 
+    /// The child for `text` among `slots`. A text of up to 16 bytes is
+    /// equal to a key exactly when its words and length are, so its probe
+    /// compares nothing else and calls nothing: the loop keeps all it needs
+    /// in registers. A longer one goes to [`search_long`](Self::search_long).
+    #[inline]
     fn search<S: Copy + Into<u32>>(&self, slots: &[S], text: &[u8]) -> Option<usize> {
+        if text.len() > 16 {
+            return self.search_long(slots, text);
+        }
+        let words = words(text);
+        let mask = slots.len() - 1;
+        let mut at = slot_of(words, text.len(), mask);
+        loop {
+            let i = usize::try_from((*slots.get(at)?).into()).ok()?.checked_sub(1)?;
+            let key = self.keys.get(i)?;
+            if key.len as usize == text.len() && key.words == words {
+                return Some(key.child as usize);
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// [`search`](Self::search) for a text longer than 16 bytes, whose
+    /// words do not tell it apart from another of its length: each key
+    /// found by them is compared whole. Out of line, so that the common
+    /// probe saves no registers for its comparison.
+    #[cold]
+    #[inline(never)]
+    fn search_long<S: Copy + Into<u32>>(&self, slots: &[S], text: &[u8]) -> Option<usize> {
         let words = words(text);
         let mask = slots.len() - 1;
         let mut at = slot_of(words, text.len(), mask);
@@ -962,6 +991,23 @@ mod tests {
         }
         assert_eq!(table.get(b"n1000"), None);
         assert_eq!(literals(&[]).get(b"n1"), None);
+    }
+
+    #[test]
+    fn every_length_is_found_and_a_text_one_byte_off_is_not() {
+        // Up to 16 bytes a key is told apart by its words and length
+        // alone; past 16, by the whole text.
+        let texts: Vec<String> =
+            (0..=40u32).map(|n| (0..n).map(|i| char::from(b'a' + ((i * 7 + n) % 26) as u8)).collect()).collect();
+        let table = literals(&texts);
+        for (child, text) in texts.iter().enumerate() {
+            assert_eq!(table.get(text.as_bytes()), Some(child), "{text}");
+            for at in 0..text.len() {
+                let mut off = text.clone().into_bytes();
+                off[at] = b'_';
+                assert_eq!(table.get(&off), None, "{text} with byte {at} changed");
+            }
+        }
     }
 
     #[test]

@@ -219,7 +219,11 @@ impl Group {
         self.methods.of_method(method)
     }
 
-    /// Picks the route for this request.
+    /// Picks the route for this request. Inlined for the group of one
+    /// route without media types or conditions requested by its method
+    /// (most requests), which takes it at once; the rest is
+    /// [`negotiate`](Self::negotiate).
+    #[inline]
     pub(crate) fn select<'r>(
         &'r self,
         routes: &'r [Route],
@@ -229,14 +233,27 @@ impl Group {
         facts: &Facts<'_>,
         any: &'r MediaType,
     ) -> Result<Selected<'r>, RouteError> {
-        let method = verb.method;
         if let Some(id) = self.only {
             let route = &routes[id];
-            let same = if verb.bit != 0 { verb.bit == self.only_bit } else { route.method == *method };
+            let same = if verb.bit != 0 { verb.bit == self.only_bit } else { route.method == *verb.method };
             if same {
                 return Ok(Selected::Route { route, produce: None, head_from_get: false });
             }
         }
+        self.negotiate(routes, verb.method, content_type, accept, facts, any)
+    }
+
+    /// [`select`](Self::select) by the method's routes, their conditions
+    /// and media types.
+    fn negotiate<'r>(
+        &'r self,
+        routes: &'r [Route],
+        method: &Method,
+        content_type: Option<&str>,
+        accept: &Accept<'_>,
+        facts: &Facts<'_>,
+        any: &'r MediaType,
+    ) -> Result<Selected<'r>, RouteError> {
         let (ids, head_from_get) = match self.routes_for(method) {
             Some(ids) => (ids, false),
             None if *method == Method::HEAD && self.routes_for(&Method::GET).is_some() => {
