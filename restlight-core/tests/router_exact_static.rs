@@ -94,3 +94,34 @@ fn a_route_refusing_a_trailing_slash_still_takes_its_exact_path() {
     // `/spring/` is refused by the Spring route; `/{any}/b` does not match it.
     assert_eq!(find(&r, &Method::GET, "/spring/"), Err(RouteError::NotFound));
 }
+
+/// Static templates of every length up to 40 bytes, and pairs that agree
+/// in their first and last eight bytes: each path reaches its own route,
+/// written exactly or with an escape, and a path one byte off none.
+#[test]
+fn static_paths_of_every_length_are_told_apart() {
+    let mut templates: Vec<String> = (1..=40u32)
+        .map(|n| format!("/{}", (0..n).map(|i| char::from(b'a' + ((i * 5 + n) % 26) as u8)).collect::<String>()))
+        .collect();
+    templates.push("/aaaaaaaa-one-zzzzzzzz".to_owned());
+    templates.push("/aaaaaaaa-two-zzzzzzzz".to_owned());
+    templates.push("/aaaaaaaa-zzzzzzzz".to_owned());
+    let entries: Vec<RouteEntry> = templates.iter().map(|t| route("GET", t)).collect();
+    let r = Router::new(&entries).expect("valid table").0;
+    let index = |path: &str| match r.lookup(&Method::GET, path, None, None) {
+        Ok(Lookup::Matched(m)) => Ok(m.index),
+        Ok(Lookup::Options { allow }) => panic!("OPTIONS answer {allow:?} for {path}"),
+        Err(e) => Err(e),
+    };
+    for (i, t) in templates.iter().enumerate() {
+        assert_eq!(index(t), Ok(i), "{t}");
+        let escaped = format!("/%{:02X}{}", t.as_bytes()[1], &t[2..]);
+        assert_eq!(index(&escaped), Ok(i), "{escaped}");
+        for at in 1..t.len() {
+            let mut off = t.clone().into_bytes();
+            off[at] = b'_';
+            let off = String::from_utf8(off).unwrap();
+            assert!(matches!(index(&off), Err(RouteError::NotFound)), "{off}");
+        }
+    }
+}

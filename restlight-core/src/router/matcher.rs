@@ -78,10 +78,45 @@ pub(crate) struct Tree {
     /// without variables. `final`: no template with variables beats it on the
     /// path written exactly as the key (only one whose variables can all be
     /// empty could), so the trie need not be searched.
-    statics: HashMap<Box<str>, (usize, bool)>,
+    statics: Statics,
     /// Bit `min(len, 63)` set for the length of each key of `statics`: a
     /// path of another length is no static route, and is not hashed.
     static_lens: u64,
+}
+
+/// The static table ([`Tree::statics`]): a map while the tree is built;
+/// once it is finished, its keys in a [`Literals`] table, as a node's
+/// literal children are (a key of up to 16 bytes found by two words and
+/// its length, without hashing or comparing its text), over its entries.
+#[derive(Debug, Default)]
+struct Statics {
+    /// The keys and entries until [`Tree::finish`], then empty.
+    building: HashMap<Box<str>, (usize, bool)>,
+    /// The keys once finished: each one's child is its index in `entries`.
+    keys: Literals,
+    entries: Box<[(usize, bool)]>,
+}
+
+impl Statics {
+    /// The entry of `key` (the tree finished). Out of line: the probe
+    /// inlined here stays out of the lookups that call it.
+    #[inline(never)]
+    fn get(&self, key: &str) -> Option<(usize, bool)> {
+        self.keys.get(key.as_bytes()).and_then(|i| self.entries.get(i).copied())
+    }
+
+    /// Moves the map's keys and entries into the finished table.
+    fn finish(&mut self) {
+        let building = std::mem::take(&mut self.building);
+        let mut keys = Vec::with_capacity(building.len());
+        let mut entries = Vec::with_capacity(building.len());
+        for (i, (key, entry)) in building.into_iter().enumerate() {
+            keys.push(Key::new(&key, i));
+            entries.push(entry);
+        }
+        self.keys = Literals::of(keys);
+        self.entries = entries.into_boxed_slice();
+    }
 }
 
 /// The bit of [`Tree::static_lens`] for a key of `len` bytes.
@@ -457,7 +492,7 @@ impl Tree {
                 let key: Vec<&str> = t.segments.iter().map(|s| s.first().map_or("", lit)).collect();
                 let key = key.join("/");
                 self.static_lens |= len_bit(key.len());
-                self.statics.insert(key.into(), (group, false));
+                self.statics.building.insert(key.into(), (group, false));
             }
         }
         Ok(())
@@ -483,7 +518,7 @@ impl Tree {
             node.linear = node.tails.is_none() && (node.patterns.is_empty() || (!literals && node.patterns.len() == 1));
         }
         let mut finals = Vec::new();
-        for (key, &(group, _)) in &self.statics {
+        for (key, &(group, _)) in &self.statics.building {
             // `Router::exact_static` relies on a final key having none of
             // these, no trailing `/` and no NUL (which `parse_path` refuses).
             if key.contains(['%', ';', '?', '#']) || key.ends_with('/') {
@@ -500,10 +535,11 @@ impl Tree {
             }
         }
         for key in finals {
-            if let Some(entry) = self.statics.get_mut(&key) {
+            if let Some(entry) = self.statics.building.get_mut(&key) {
                 entry.1 = true;
             }
         }
+        self.statics.finish();
     }
 
     fn literal_child<'t>(&mut self, node: usize, text: &'t str, build: &mut Build<'t>) -> usize {
@@ -599,7 +635,7 @@ impl Tree {
     ) -> Option<usize> {
         let entry = match known {
             Some(entry) => entry.map(|e| (e, true)),
-            None => static_key(path).and_then(|(key, exact)| self.statics.get(&*key).map(|&e| (e, exact))),
+            None => static_key(path).and_then(|(key, exact)| self.statics.get(&key).map(|e| (e, exact))),
         };
         let mut search = Search::new(path, accept, None, caps);
         if let Some(((group, is_final), exact)) = entry {
@@ -625,7 +661,7 @@ impl Tree {
         if self.static_lens & len_bit(key.len()) == 0 {
             return None;
         }
-        self.statics.get(key).copied()
+        self.statics.get(key)
     }
 
     /// Every group matching the path, best first (for `Allow`).
@@ -633,7 +669,7 @@ impl Tree {
         let mut caps = Caps::new();
         let mut search = Search::new(path, &|_| true, Some(Vec::new()), &mut caps);
         if let Some((key, _)) = static_key(path) {
-            if let Some(&(group, _)) = self.statics.get(&*key) {
+            if let Some((group, _)) = self.statics.get(&key) {
                 search.record(group);
             }
         }
