@@ -1,4 +1,4 @@
-//! The compiled matcher: a hash table for static paths and a segment trie for
+//! The compiled matcher: a table of static paths and a segment trie for
 //! the rest, walked over the request path's segments (read in place for a
 //! plain path, see `decode::Segments`). Literal segments are found in a
 //! node's open-addressed table of literal children, compared as two words
@@ -80,7 +80,7 @@ pub(crate) struct Tree {
     /// empty could), so the trie need not be searched.
     statics: Statics,
     /// Bit `min(len, 63)` set for the length of each key of `statics`: a
-    /// path of another length is no static route, and is not hashed.
+    /// path of another length is no static route, and is not looked up.
     static_lens: u64,
 }
 
