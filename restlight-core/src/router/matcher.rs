@@ -277,16 +277,7 @@ impl Literals {
             return self.search_long(slots, text);
         }
         let words = words(text);
-        let mask = slots.len() - 1;
-        let mut at = slot_of(words, text.len(), mask);
-        loop {
-            let i = usize::try_from((*slots.get(at)?).into()).ok()?.checked_sub(1)?;
-            let key = self.keys.get(i)?;
-            if key.len as usize == text.len() && key.words == words {
-                return Some(key.child as usize);
-            }
-            at = (at + 1) & mask;
-        }
+        self.probe(slots, words, text.len(), |key| key.len as usize == text.len() && key.words == words)
     }
 
     /// [`search`](Self::search) for a text longer than 16 bytes, whose
@@ -297,12 +288,25 @@ impl Literals {
     #[inline(never)]
     fn search_long<S: Copy + Into<u32>>(&self, slots: &[S], text: &[u8]) -> Option<usize> {
         let words = words(text);
+        self.probe(slots, words, text.len(), |key| key.is(text, words))
+    }
+
+    /// The child of the first key `is_it` takes, trying the slots from the
+    /// first of a text of `len` bytes with `words` on, up to an empty one.
+    #[inline(always)]
+    fn probe<S: Copy + Into<u32>>(
+        &self,
+        slots: &[S],
+        words: [u64; 2],
+        len: usize,
+        is_it: impl Fn(&Key) -> bool,
+    ) -> Option<usize> {
         let mask = slots.len() - 1;
-        let mut at = slot_of(words, text.len(), mask);
+        let mut at = slot_of(words, len, mask);
         loop {
             let i = usize::try_from((*slots.get(at)?).into()).ok()?.checked_sub(1)?;
             let key = self.keys.get(i)?;
-            if key.is(text, words) {
+            if is_it(key) {
                 return Some(key.child as usize);
             }
             at = (at + 1) & mask;
