@@ -269,8 +269,8 @@ impl Literals {
 
     /// The child for `text` among `slots`. A text of up to 16 bytes is
     /// equal to a key exactly when its words and length are, so its probe
-    /// compares nothing else and calls nothing: the loop keeps all it needs
-    /// in registers. A longer one goes to [`search_long`](Self::search_long).
+    /// compares nothing else and calls nothing. A longer one goes to
+    /// [`search_long`](Self::search_long).
     #[inline]
     fn search<S: Copy + Into<u32>>(&self, slots: &[S], text: &[u8]) -> Option<usize> {
         if text.len() > 16 {

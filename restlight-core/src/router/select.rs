@@ -70,20 +70,26 @@ impl<'m> Verb<'m> {
     }
 }
 
+/// `m`'s place among the nine standard methods, in `Allow` order (see
+/// [`method_rank`]); `None` for an extension method.
+fn standard_index(m: &Method) -> Option<u16> {
+    Some(match *m {
+        Method::GET => 0,
+        Method::HEAD => 1,
+        Method::POST => 2,
+        Method::PUT => 3,
+        Method::DELETE => 4,
+        Method::PATCH => 5,
+        Method::OPTIONS => 6,
+        Method::TRACE => 7,
+        Method::CONNECT => 8,
+        _ => return None,
+    })
+}
+
 /// `m`'s bit among the standard methods, 0 for an extension method.
 fn method_bit(m: &Method) -> u16 {
-    match *m {
-        Method::GET => 1,
-        Method::HEAD => 1 << 1,
-        Method::POST => 1 << 2,
-        Method::PUT => 1 << 3,
-        Method::DELETE => 1 << 4,
-        Method::PATCH => 1 << 5,
-        Method::OPTIONS => 1 << 6,
-        Method::TRACE => 1 << 7,
-        Method::CONNECT => 1 << 8,
-        _ => 0,
-    }
+    standard_index(m).map_or(0, |i| 1 << i)
 }
 
 /// How well a route fits the request: how specific its conditions are (as
@@ -444,16 +450,5 @@ pub fn allow_header(methods: &mut Vec<Method>) -> HeaderValue {
 /// The order of methods in `Allow`: the common ones first, then the others
 /// alphabetically.
 pub(crate) fn method_rank(m: &Method) -> (usize, &str) {
-    const ORDER: [Method; 9] = [
-        Method::GET,
-        Method::HEAD,
-        Method::POST,
-        Method::PUT,
-        Method::DELETE,
-        Method::PATCH,
-        Method::OPTIONS,
-        Method::TRACE,
-        Method::CONNECT,
-    ];
-    (ORDER.iter().position(|o| o == m).unwrap_or(ORDER.len()), m.as_str())
+    (standard_index(m).map_or(9, usize::from), m.as_str())
 }
