@@ -176,12 +176,14 @@ where
             let service = AppService::<()>::new(app, remote, Arc::clone(&activity), timeout, observe);
             let conn = ctx.h1.serve_connection(io, service);
             let limits = Idle { idle: ctx.idle_timeout, head: Some(ctx.header_read_timeout) };
-            drive(conn, &activity, limits, drain, remote).await;
+            drive::<_, true>(conn, &activity, limits, drain, remote).await;
         }
         Protocol::H2 => {
             let service = AppService::<H2Pieces>::new(app, remote, Arc::clone(&activity), timeout, observe);
             let conn = ctx.h2.serve_connection(io, service);
-            drive(conn, &activity, Idle { idle: ctx.idle_timeout, head: None }, drain, remote).await;
+            // Its streams are tasks of their own, which wake the connection
+            // from outside its poll: nothing to gain from `ConnWake`.
+            drive::<_, false>(conn, &activity, Idle { idle: ctx.idle_timeout, head: None }, drain, remote).await;
         }
     }
 }
@@ -219,11 +221,17 @@ impl Idle {
 /// timer of their own. The connection is polled first, so a head that is
 /// complete when the timer fires is served rather than cut off; the timer
 /// and the drain signal are polled only when they have woken the task (see
-/// [`SideWake`]), not on every wake-up the connection's traffic causes. The
-/// connection is polled with a waker of its own ([`ConnWake`]): a wake-up
-/// it makes while it is polled polls it again at once.
-async fn drive<C>(conn: C, activity: &Activity, limits: Idle, mut drain: watch::Receiver<bool>, remote: SocketAddr)
-where
+/// [`SideWake`]), not on every wake-up the connection's traffic causes.
+/// With `REPOLL` (HTTP/1), the connection is polled with a waker of its own
+/// ([`ConnWake`]): a wake-up it makes while it is polled polls it again at
+/// once.
+async fn drive<C, const REPOLL: bool>(
+    conn: C,
+    activity: &Activity,
+    limits: Idle,
+    mut drain: watch::Receiver<bool>,
+    remote: SocketAddr,
+) where
     C: GracefulConnection<Error = hyper::Error>,
 {
     let mut conn = std::pin::pin!(conn);
@@ -249,13 +257,18 @@ where
         side.fired.store(true, Ordering::Release);
         let event = std::future::poll_fn(|cx| {
             let changed = !registered.as_ref().is_some_and(|w| w.will_wake(cx.waker()));
-            // A task's waker does not change between polls; were it to, the
-            // connection's wake-ups would go to the new one from then on.
-            let (wake, waker) = match &mut own {
-                Some(own) if !changed => &*own,
-                slot => &*slot.insert(ConnWake::new(cx.waker())),
+            let polled = if REPOLL {
+                // A task's waker does not change between polls; were it to,
+                // the connection's wake-ups would go to the new one from then on.
+                let (wake, waker) = match &mut own {
+                    Some(own) if !changed => &*own,
+                    slot => &*slot.insert(ConnWake::new(cx.waker())),
+                };
+                wake.poll(conn.as_mut(), waker)
+            } else {
+                conn.as_mut().poll(cx)
             };
-            if let Poll::Ready(result) = wake.poll(conn.as_mut(), waker) {
+            if let Poll::Ready(result) = polled {
                 return Poll::Ready(Event::Ended(result));
             }
             // A load first: nearly every poll finds nothing fired, and the
