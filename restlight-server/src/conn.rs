@@ -2,7 +2,7 @@
 
 use std::future::Future;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 use std::time::Duration;
@@ -176,14 +176,12 @@ where
             let service = AppService::<()>::new(app, remote, Arc::clone(&activity), timeout, observe);
             let conn = ctx.h1.serve_connection(io, service);
             let limits = Idle { idle: ctx.idle_timeout, head: Some(ctx.header_read_timeout) };
-            drive::<_, true>(conn, &activity, limits, drain, remote).await;
+            drive(conn, &activity, limits, drain, remote).await;
         }
         Protocol::H2 => {
             let service = AppService::<H2Pieces>::new(app, remote, Arc::clone(&activity), timeout, observe);
             let conn = ctx.h2.serve_connection(io, service);
-            // Its streams are tasks of their own, which wake the connection
-            // from outside its poll: nothing to gain from `ConnWake`.
-            drive::<_, false>(conn, &activity, Idle { idle: ctx.idle_timeout, head: None }, drain, remote).await;
+            drive(conn, &activity, Idle { idle: ctx.idle_timeout, head: None }, drain, remote).await;
         }
     }
 }
@@ -222,16 +220,8 @@ impl Idle {
 /// complete when the timer fires is served rather than cut off; the timer
 /// and the drain signal are polled only when they have woken the task (see
 /// [`SideWake`]), not on every wake-up the connection's traffic causes.
-/// With `REPOLL` (HTTP/1), the connection is polled with a waker of its own
-/// ([`ConnWake`]): a wake-up it makes while it is polled polls it again at
-/// once.
-async fn drive<C, const REPOLL: bool>(
-    conn: C,
-    activity: &Activity,
-    limits: Idle,
-    mut drain: watch::Receiver<bool>,
-    remote: SocketAddr,
-) where
+async fn drive<C>(conn: C, activity: &Activity, limits: Idle, mut drain: watch::Receiver<bool>, remote: SocketAddr)
+where
     C: GracefulConnection<Error = hyper::Error>,
 {
     let mut conn = std::pin::pin!(conn);
@@ -240,8 +230,6 @@ async fn drive<C, const REPOLL: bool>(
     let (period, is_head) = limits.first();
     let side = Arc::new(SideWake::default());
     let side_waker = Waker::from(Arc::clone(&side));
-    // Made at the first poll, with the task's waker.
-    let mut own: Option<(Arc<ConnWake>, Waker)> = None;
     // The task's waker as last registered with `side`: a task's waker is
     // the same on every poll, and registering it again costs two atomic
     // operations, so it is registered again only when it changed or when
@@ -256,25 +244,13 @@ async fn drive<C, const REPOLL: bool>(
         // New futures: poll them once, so they can wake the task.
         side.fired.store(true, Ordering::Release);
         let event = std::future::poll_fn(|cx| {
-            let changed = !registered.as_ref().is_some_and(|w| w.will_wake(cx.waker()));
-            let polled = if REPOLL {
-                // A task's waker does not change between polls; were it to,
-                // the connection's wake-ups would go to the new one from then on.
-                let (wake, waker) = match &mut own {
-                    Some(own) if !changed => &*own,
-                    slot => &*slot.insert(ConnWake::new(cx.waker())),
-                };
-                wake.poll(conn.as_mut(), waker)
-            } else {
-                conn.as_mut().poll(cx)
-            };
-            if let Poll::Ready(result) = polled {
+            if let Poll::Ready(result) = conn.as_mut().poll(cx) {
                 return Poll::Ready(Event::Ended(result));
             }
             // A load first: nearly every poll finds nothing fired, and the
             // swap is an atomic operation the load is not.
             let fired = side.fired.load(Ordering::Acquire) && side.fired.swap(false, Ordering::AcqRel);
-            if fired || changed {
+            if fired || !registered.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
                 side.task.register(cx.waker());
                 registered = Some(cx.waker().clone());
             }
@@ -348,196 +324,5 @@ impl Wake for SideWake {
     fn wake_by_ref(self: &Arc<Self>) {
         self.fired.store(true, Ordering::Release);
         self.task.wake();
-    }
-}
-
-/// The waker the hyper connection is polled with. A wake-up that comes
-/// while the connection is being polled is noted, and the connection
-/// polled again at once, instead of the task being queued behind every
-/// other ready connection and polled when its state has left the cache.
-/// Such a wake-up is nearly always the task waking itself: hyper's body
-/// channel wakes its sender, the connection, when a handler takes the
-/// request body, once per request with a body. A wake-up at any other time
-/// wakes the task. The connection is polled again at most
-/// [`ConnWake::AGAIN`] times in one poll of the task; past that the task
-/// is woken and yields, so a connection that keeps waking itself (hyper
-/// yielding after a long read loop, an exhausted budget) still lets the
-/// others run.
-struct ConnWake {
-    /// [`IDLE`], [`POLLING`] or [`WOKEN`].
-    state: AtomicU8,
-    /// The task's waker.
-    task: Waker,
-}
-
-/// The connection is not being polled: a wake-up wakes the task.
-const IDLE: u8 = 0;
-/// The connection is being polled.
-const POLLING: u8 = 1;
-/// The connection was woken while being polled: it is polled again.
-const WOKEN: u8 = 2;
-
-impl ConnWake {
-    /// Polls of the connection in one poll of its task beyond the first.
-    const AGAIN: usize = 2;
-
-    /// One for the task whose waker is `task`, and the waker to poll the
-    /// connection with.
-    fn new(task: &Waker) -> (Arc<Self>, Waker) {
-        let wake = Arc::new(Self { state: AtomicU8::new(IDLE), task: task.clone() });
-        (Arc::clone(&wake), Waker::from(wake))
-    }
-
-    /// Polls `conn` with `waker` (this one's), again while it was woken
-    /// meanwhile, at most `AGAIN` more times.
-    fn poll<F: Future>(&self, mut conn: std::pin::Pin<&mut F>, waker: &Waker) -> Poll<F::Output> {
-        let mut cx = Context::from_waker(waker);
-        for _ in 0..=Self::AGAIN {
-            self.state.store(POLLING, Ordering::Release);
-            let polled = conn.as_mut().poll(&mut cx);
-            // `WOKEN` is left only here; the swap sees any wake-up made
-            // before it, and any made after it wakes the task.
-            if self.state.swap(IDLE, Ordering::AcqRel) != WOKEN || polled.is_ready() {
-                return polled;
-            }
-        }
-        self.task.wake_by_ref();
-        Poll::Pending
-    }
-}
-
-impl Wake for ConnWake {
-    fn wake(self: Arc<Self>) {
-        self.wake_by_ref();
-    }
-
-    fn wake_by_ref(self: &Arc<Self>) {
-        // A load first: most wake-ups come between polls (the socket is
-        // ready), and the exchange is an atomic operation the load is not.
-        if self.state.load(Ordering::Acquire) == IDLE {
-            self.task.wake_by_ref();
-            return;
-        }
-        match self.state.compare_exchange(POLLING, WOKEN, Ordering::AcqRel, Ordering::Acquire) {
-            // Noted: the poll in progress repeats.
-            Ok(_) | Err(WOKEN) => {}
-            Err(_) => self.task.wake_by_ref(),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::future::Future;
-    use std::pin::Pin;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Arc;
-    use std::task::{Context, Poll, Wake, Waker};
-
-    use super::ConnWake;
-
-    /// A task's waker that counts its wake-ups.
-    #[derive(Default)]
-    struct Count(AtomicUsize);
-
-    impl Wake for Count {
-        fn wake(self: Arc<Self>) {
-            self.0.fetch_add(1, Ordering::SeqCst);
-        }
-    }
-
-    /// A future that wakes itself on each of its first `wakes` polls, and is
-    /// ready on poll number `ready_at` (counting from 1), if any.
-    struct Waking {
-        polls: usize,
-        wakes: usize,
-        ready_at: Option<usize>,
-    }
-
-    impl Future for Waking {
-        type Output = usize;
-
-        fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<usize> {
-            self.polls += 1;
-            if self.wakes > 0 {
-                self.wakes -= 1;
-                cx.waker().wake_by_ref();
-            }
-            if self.ready_at == Some(self.polls) {
-                return Poll::Ready(self.polls);
-            }
-            Poll::Pending
-        }
-    }
-
-    fn setup() -> (Arc<Count>, Arc<ConnWake>, Waker) {
-        let count = Arc::new(Count::default());
-        let (wake, waker) = ConnWake::new(&Waker::from(Arc::clone(&count)));
-        (count, wake, waker)
-    }
-
-    #[test]
-    fn a_wake_up_during_the_poll_polls_again_at_once_instead_of_waking_the_task() {
-        let (count, wake, waker) = setup();
-        let mut conn = std::pin::pin!(Waking { polls: 0, wakes: 1, ready_at: None });
-        assert!(wake.poll(conn.as_mut(), &waker).is_pending());
-        assert_eq!(conn.polls, 2, "polled again for the wake-up it made");
-        assert_eq!(count.0.load(Ordering::SeqCst), 0, "the task is not woken: nothing was left unseen");
-        // The answer of the poll made again is the task's.
-        let mut conn = std::pin::pin!(Waking { polls: 0, wakes: 1, ready_at: Some(2) });
-        assert_eq!(wake.poll(conn.as_mut(), &waker), Poll::Ready(2));
-    }
-
-    #[test]
-    fn a_connection_that_keeps_waking_itself_is_polled_a_bounded_number_of_times_and_the_task_yields() {
-        let (count, wake, waker) = setup();
-        let mut conn = std::pin::pin!(Waking { polls: 0, wakes: usize::MAX, ready_at: None });
-        assert!(wake.poll(conn.as_mut(), &waker).is_pending());
-        assert_eq!(conn.polls, 1 + ConnWake::AGAIN);
-        assert_eq!(count.0.load(Ordering::SeqCst), 1, "the last wake-up goes to the task, which polls again later");
-    }
-
-    #[test]
-    fn a_wake_up_between_polls_wakes_the_task_every_time() {
-        let (count, wake, waker) = setup();
-        let mut conn = std::pin::pin!(Waking { polls: 0, wakes: 0, ready_at: None });
-        assert!(wake.poll(conn.as_mut(), &waker).is_pending());
-        assert_eq!(conn.polls, 1);
-        waker.wake_by_ref();
-        // By value, as the reactor wakes a waker it has taken out.
-        let taken = waker.clone();
-        taken.wake();
-        assert_eq!(count.0.load(Ordering::SeqCst), 2);
-    }
-
-    #[test]
-    fn a_wake_up_from_another_thread_during_the_poll_is_not_lost() {
-        // The wake-up lands while the connection is polled, on another
-        // thread: it is either seen by that poll's end (polled again) or
-        // made after it (the task is woken). Either way something follows.
-        for _ in 0..200 {
-            let (count, wake, waker) = setup();
-            let other = waker.clone();
-            let barrier = Arc::new(std::sync::Barrier::new(2));
-            let wait = Arc::clone(&barrier);
-            let thread = std::thread::spawn(move || {
-                wait.wait();
-                other.wake();
-            });
-            let mut first = true;
-            let mut polls = 0;
-            let mut conn = std::pin::pin!(std::future::poll_fn(|_| {
-                polls += 1;
-                if std::mem::take(&mut first) {
-                    barrier.wait();
-                    std::thread::yield_now();
-                }
-                Poll::<()>::Pending
-            }));
-            assert!(wake.poll(conn.as_mut(), &waker).is_pending());
-            thread.join().unwrap();
-            let woken = count.0.load(Ordering::SeqCst);
-            assert!(polls == 2 || woken == 1, "polls {polls}, task woken {woken} times: a wake-up was lost");
-        }
     }
 }
