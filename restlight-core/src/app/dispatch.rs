@@ -35,7 +35,7 @@ use crate::codec::{self, Codec, Codecs, EntityCodecs};
 use crate::compress::{self, CompressOptions};
 use crate::error::{BoxError, HttpError};
 use crate::executor::ReceivedAt;
-use crate::handler::{BoxFuture, Immediate};
+use crate::handler::{BoxFuture, Immediate, ImmediateFn};
 use crate::media::{best_of, Accept, MediaType};
 use crate::request::RequestContext;
 use crate::response::{IntoResponse, Response, TEXT_PLAIN};
@@ -266,16 +266,17 @@ impl Routing {
                     let shared = &*respond.routing.0;
                     let (produce, codecs) =
                         (respond.answer.produce.clone(), respond.answer.codecs(shared, &respond.route));
-                    let ctx = RequestContext::new(parts, body, params, matrix, remote, tags, produce, codecs);
+                    // The context is built where the call takes it: as a
+                    // local of this future it was built and then moved (it
+                    // is some hundred bytes).
+                    let ctx =
+                        |parts, body| RequestContext::new(parts, body, params, matrix, remote, tags, produce, codecs);
                     // An immediate handler answers here, in this future: no
                     // second future to build, await and move the answer out of.
                     if let Some(Immediate::Reads(handler)) = immediate {
-                        let mut res = panic::catch_unwind(AssertUnwindSafe(|| handler(&ctx)))
-                            .unwrap_or_else(|_| crate::executor::panicked());
-                        respond.finish(&mut res);
-                        return res;
+                        return respond.answer_now(handler, ctx(parts, body));
                     }
-                    let task = respond.route.handler.call(ctx);
+                    let task = respond.route.handler.call(ctx(parts, body));
                     respond.run(task).await
                 }
                 Err(e) => error(e, &Accept::new(text(respond.answer.accept.as_ref()))),
@@ -502,6 +503,15 @@ impl Respond {
     /// Writes the handler's answer, where it lies.
     fn finish(&self, res: &mut Response) {
         self.answer.finish(&self.routing.0, &self.route, res);
+    }
+
+    /// The written answer of an immediate handler to `ctx`, a panic caught
+    /// and answered 500. Not async: `ctx` is built where this call takes it.
+    fn answer_now(&self, handler: &ImmediateFn, ctx: RequestContext) -> Response {
+        let mut res =
+            panic::catch_unwind(AssertUnwindSafe(|| handler(&ctx))).unwrap_or_else(|_| crate::executor::panicked());
+        self.finish(&mut res);
+        res
     }
 }
 
