@@ -274,7 +274,7 @@ impl Routing {
                     // An immediate handler answers here, in this future: no
                     // second future to build, await and move the answer out of.
                     if let Some(Immediate::Reads(handler)) = immediate {
-                        return respond.answer_now(handler, ctx(parts, body));
+                        return respond.call_immediate(handler, ctx(parts, body));
                     }
                     let task = respond.route.handler.call(ctx(parts, body));
                     respond.run(task).await
@@ -507,7 +507,7 @@ impl Respond {
 
     /// The written answer of an immediate handler to `ctx`, a panic caught
     /// and answered 500. Not async: `ctx` is built where this call takes it.
-    fn answer_now(&self, handler: &ImmediateFn, ctx: RequestContext) -> Response {
+    fn call_immediate(&self, handler: &ImmediateFn, ctx: RequestContext) -> Response {
         let mut res =
             panic::catch_unwind(AssertUnwindSafe(|| handler(&ctx))).unwrap_or_else(|_| crate::executor::panicked());
         self.finish(&mut res);
