@@ -35,7 +35,7 @@ use crate::codec::{self, Codec, Codecs, EntityCodecs};
 use crate::compress::{self, CompressOptions};
 use crate::error::{BoxError, HttpError};
 use crate::executor::ReceivedAt;
-use crate::handler::{BoxFuture, Immediate, ImmediateFn};
+use crate::handler::{BoxFuture, Immediate};
 use crate::media::{best_of, Accept, MediaType};
 use crate::request::RequestContext;
 use crate::response::{IntoResponse, Response, TEXT_PLAIN};
@@ -258,10 +258,7 @@ impl Routing {
                     // body was read, and its limit checked, all the same).
                     let immediate = respond.route.immediate_inline();
                     if let Some(Immediate::NoInput(handler)) = immediate {
-                        let mut res = panic::catch_unwind(AssertUnwindSafe(handler))
-                            .unwrap_or_else(|_| crate::executor::panicked());
-                        respond.finish(&mut res);
-                        return res;
+                        return respond.answered((), |()| handler());
                     }
                     let shared = &*respond.routing.0;
                     let (produce, codecs) =
@@ -274,7 +271,7 @@ impl Routing {
                     // An immediate handler answers here, in this future: no
                     // second future to build, await and move the answer out of.
                     if let Some(Immediate::Reads(handler)) = immediate {
-                        return respond.call_immediate(handler, ctx(parts, body));
+                        return respond.answered(ctx(parts, body), handler);
                     }
                     let task = respond.route.handler.call(ctx(parts, body));
                     respond.run(task).await
@@ -505,11 +502,12 @@ impl Respond {
         self.answer.finish(&self.routing.0, &self.route, res);
     }
 
-    /// The written answer of an immediate handler to `ctx`, a panic caught
-    /// and answered 500. Not async: `ctx` is built where this call takes it.
-    fn call_immediate(&self, handler: &ImmediateFn, ctx: RequestContext) -> Response {
+    /// The written answer of an immediate handler to `input` (the request
+    /// context, or nothing), a panic caught and answered 500. Not async:
+    /// the context is built where this call takes it.
+    fn answered<I>(&self, input: I, handler: impl FnOnce(&I) -> Response) -> Response {
         let mut res =
-            panic::catch_unwind(AssertUnwindSafe(|| handler(&ctx))).unwrap_or_else(|_| crate::executor::panicked());
+            panic::catch_unwind(AssertUnwindSafe(|| handler(&input))).unwrap_or_else(|_| crate::executor::panicked());
         self.finish(&mut res);
         res
     }
