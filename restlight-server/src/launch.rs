@@ -10,7 +10,6 @@ use std::time::Duration;
 use restlight_core::__private::{handoff, Giver};
 use restlight_core::{App, AppBuilder};
 use restlight_core::{Error, Result};
-use tokio::net::TcpListener;
 use tokio::sync::{oneshot, watch};
 
 use crate::builder::{Restlight, BIZ};
@@ -19,7 +18,7 @@ use crate::handle::ServerHandle;
 use crate::ops::{Endpoint, Observe, OpsShared, RequestMetrics, Scrape};
 use crate::protect::Counters;
 use crate::runtime::Runtimes;
-use crate::serve::serve;
+use crate::serve::{serve, Listener};
 use crate::shutdown;
 
 /// Whether the server stops on SIGINT / SIGTERM as well as on its handle.
@@ -152,12 +151,12 @@ fn server_thread(
 
     let mgmt_port = ops.as_ref().and_then(|ops| ops.settings.port);
     let bound = runtimes.control.block_on(async {
-        let listener = TcpListener::bind(options.addr).await.map_err(|e| bind_error(e, options.addr))?;
+        let listener = Listener::bind(options.addr).map_err(|e| bind_error(e, options.addr))?;
         let addr = listener.local_addr()?;
         let mgmt = match mgmt_port {
             Some(port) => {
                 let at = SocketAddr::new(options.addr.ip(), port);
-                let listener = TcpListener::bind(at).await.map_err(|e| bind_error(e, at))?;
+                let listener = Listener::bind(at).map_err(|e| bind_error(e, at))?;
                 let addr = listener.local_addr()?;
                 Some((listener, addr))
             }

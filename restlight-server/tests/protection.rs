@@ -59,6 +59,27 @@ fn connections_beyond_the_limit_are_closed_and_counted() {
 }
 
 #[test]
+fn connections_that_end_one_after_another_are_each_served_and_free_their_slot() {
+    // Each connection ends before the next is opened, so two slots are
+    // always enough, whenever the accept loop collects the ended ones.
+    let server = with_ping().max_connections(2).start().unwrap();
+    for i in 0..60 {
+        let mut raw = Raw::connect(server.local_addr());
+        raw.send("GET /ping HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        let res = raw.response();
+        assert_eq!(res.status, 200, "connection {i}");
+        assert_eq!(res.text(), "pong", "connection {i}");
+        assert!(raw.closed_within(Duration::from_secs(5)).is_some(), "connection {i} was not closed");
+    }
+    // Counted closed as they end, with no new connection coming.
+    support::eventually("no connection open", || server.stats().open_connections == 0);
+    let stats = server.stats();
+    assert_eq!(stats.accepted, 60);
+    assert_eq!(stats.refused(), 0);
+    server.shutdown();
+}
+
+#[test]
 fn new_connections_past_the_rate_are_refused() {
     let server = with_ping().max_connections_per_second(Some(3)).start().unwrap();
     let conns: Vec<Raw> = (0..8).map(|_| Raw::connect(server.local_addr())).collect();
