@@ -26,6 +26,21 @@ use crate::protect::{Counters, Guards, Permit};
 use crate::service::{AppService, H2Pieces};
 use crate::sniff::{sniff, Protocol};
 
+/// Where the server is in its life, as its connections see it (sent to
+/// them on a `watch` channel by the accept loop).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Phase {
+    /// Accepting and serving.
+    Serving,
+    /// Draining: each connection finishes what is in flight and closes
+    /// (HTTP/2: GOAWAY); one still waiting for its first bytes or its TLS
+    /// handshake closes at once.
+    Draining,
+    /// The drain's time is up: every connection closes at once, dropping
+    /// what is in flight.
+    Closing,
+}
+
 /// Why the connection settings could not be built.
 #[cfg(feature = "tls")]
 pub(crate) type ConnError = crate::tls::TlsError;
@@ -107,7 +122,7 @@ pub(crate) async fn serve_connection(
     stream: std::net::TcpStream,
     remote: SocketAddr,
     ctx: Arc<ConnContext>,
-    mut drain: watch::Receiver<bool>,
+    mut phase: watch::Receiver<Phase>,
     held: (Permit, Held),
 ) {
     let _held = held;
@@ -125,10 +140,10 @@ pub(crate) async fn serve_connection(
     if let Some(tls) = &ctx.tls {
         let accepted = tokio::select! {
             accepted = tls.accept(stream) => accepted,
-            _ = drain.wait_for(|drain| *drain) => return,
+            _ = phase.wait_for(|phase| *phase != Phase::Serving) => return,
         };
         match accepted {
-            Ok((stream, protocol)) => serve_io(stream, protocol, remote, &ctx, drain).await,
+            Ok((stream, protocol)) => serve_io(stream, protocol, remote, &ctx, phase).await,
             Err(err) => tracing::debug!(%remote, %err, "closing connection"),
         }
         return;
@@ -136,10 +151,10 @@ pub(crate) async fn serve_connection(
     let deadline = Instant::now() + ctx.header_read_timeout;
     let protocol = tokio::select! {
         sniffed = sniff(&stream, deadline) => sniffed,
-        _ = drain.wait_for(|drain| *drain) => return,
+        _ = phase.wait_for(|phase| *phase != Phase::Serving) => return,
     };
     match protocol {
-        Ok(protocol) => serve_io(stream, protocol, remote, &ctx, drain).await,
+        Ok(protocol) => serve_io(stream, protocol, remote, &ctx, phase).await,
         Err(err) => tracing::debug!(%remote, %err, "closing connection"),
     }
 }
@@ -158,13 +173,18 @@ where
 {
     let options = ServerOptions::default();
     let ctx = ConnContext::new(app, &options, Arc::default()).expect("settings without TLS are always valid");
-    let (_drain, drained) = watch::channel(false);
-    serve_io(io, Protocol::Http1, SocketAddr::from(([127, 0, 0, 1], 0)), &ctx, drained).await;
+    let (_phase, phase) = watch::channel(Phase::Serving);
+    serve_io(io, Protocol::Http1, SocketAddr::from(([127, 0, 0, 1], 0)), &ctx, phase).await;
 }
 
 /// Serves HTTP over `stream`, plain or TLS, with the write timeout.
-async fn serve_io<S>(stream: S, protocol: Protocol, remote: SocketAddr, ctx: &ConnContext, drain: watch::Receiver<bool>)
-where
+async fn serve_io<S>(
+    stream: S,
+    protocol: Protocol,
+    remote: SocketAddr,
+    ctx: &ConnContext,
+    phase: watch::Receiver<Phase>,
+) where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     let activity = Activity::new();
@@ -176,12 +196,12 @@ where
             let service = AppService::<()>::new(app, remote, Arc::clone(&activity), timeout, observe);
             let conn = ctx.h1.serve_connection(io, service);
             let limits = Idle { idle: ctx.idle_timeout, head: Some(ctx.header_read_timeout) };
-            drive(conn, &activity, limits, drain, remote).await;
+            drive(conn, &activity, limits, phase, remote).await;
         }
         Protocol::H2 => {
             let service = AppService::<H2Pieces>::new(app, remote, Arc::clone(&activity), timeout, observe);
             let conn = ctx.h2.serve_connection(io, service);
-            drive(conn, &activity, Idle { idle: ctx.idle_timeout, head: None }, drain, remote).await;
+            drive(conn, &activity, Idle { idle: ctx.idle_timeout, head: None }, phase, remote).await;
         }
     }
 }
@@ -211,7 +231,8 @@ impl Idle {
 /// Polls a hyper connection to the end, starting its graceful shutdown when
 /// the server drains or the connection has been idle for `idle`, and dropping
 /// it when it is still idle one period after that (an HTTP/2 client that
-/// never answers the GOAWAY ping would otherwise keep it). An HTTP/1
+/// never answers the GOAWAY ping would otherwise keep it), or at once when
+/// the drain's time is up ([`Phase::Closing`]). An HTTP/1
 /// connection that has not completed a request head within the header read
 /// timeout is dropped at once, whether it sent nothing or part of a head.
 ///
@@ -220,13 +241,14 @@ impl Idle {
 /// complete when the timer fires is served rather than cut off; the timer
 /// and the drain signal are polled only when they have woken the task (see
 /// [`SideWake`]), not on every wake-up the connection's traffic causes.
-async fn drive<C>(conn: C, activity: &Activity, limits: Idle, mut drain: watch::Receiver<bool>, remote: SocketAddr)
+async fn drive<C>(conn: C, activity: &Activity, limits: Idle, mut phase: watch::Receiver<Phase>, remote: SocketAddr)
 where
     C: GracefulConnection<Error = hyper::Error>,
 {
     let mut conn = std::pin::pin!(conn);
     let mut closing = false;
-    let mut draining = false;
+    // The server's phase this connection has acted on.
+    let mut seen = Phase::Serving;
     let (period, is_head) = limits.first();
     let side = Arc::new(SideWake::default());
     let side_waker = Waker::from(Arc::clone(&side));
@@ -240,7 +262,8 @@ where
     let mut registered: Option<Waker> = None;
     loop {
         let mut sleep = std::pin::pin!(tokio::time::sleep_until(activity.idle_deadline(period)));
-        let mut drained = std::pin::pin!(drain.wait_for(|drain| *drain));
+        let acted = seen;
+        let mut changed = std::pin::pin!(phase.wait_for(move |phase| *phase > acted));
         // New futures: poll them once, so they can wake the task.
         side.fired.store(true, Ordering::Release);
         let event = std::future::poll_fn(|cx| {
@@ -256,8 +279,10 @@ where
             }
             if fired {
                 let mut side_cx = Context::from_waker(&side_waker);
-                if !draining && drained.as_mut().poll(&mut side_cx).is_ready() {
-                    return Poll::Ready(Event::Drain);
+                if let Poll::Ready(now) = changed.as_mut().poll(&mut side_cx) {
+                    // A closed channel (the accept loop dropped before the
+                    // drain's end) closes the connection, as an abort did.
+                    return Poll::Ready(Event::Phase(now.map_or(Phase::Closing, |now| *now)));
                 }
                 if sleep.as_mut().poll(&mut side_cx).is_ready() {
                     return Poll::Ready(Event::Timer);
@@ -273,8 +298,12 @@ where
                 }
                 return;
             }
-            Event::Drain => {
-                draining = true;
+            Event::Phase(Phase::Closing) => {
+                tracing::debug!(%remote, "closing connection: the drain's time is up");
+                return;
+            }
+            Event::Phase(now) => {
+                seen = now;
                 if !closing {
                     closing = true;
                     conn.as_mut().graceful_shutdown();
@@ -303,7 +332,8 @@ where
 /// What ended one wait of [`drive`].
 enum Event {
     Ended(Result<(), hyper::Error>),
-    Drain,
+    /// The server's phase moved on.
+    Phase(Phase),
     Timer,
 }
 

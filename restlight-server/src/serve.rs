@@ -7,19 +7,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::watch;
-use tokio::task::JoinSet;
 
-use crate::conn::{serve_connection, ConnContext};
+use crate::conn::{serve_connection, ConnContext, Phase};
 use crate::runtime::IoLoops;
 
 /// Pause after an accept error that is not about one connection (such as
 /// running out of file descriptors), so the loop does not spin.
 const ACCEPT_ERROR_BACKOFF: Duration = Duration::from_millis(100);
-
-/// How often the accept loop takes the results of ended connections when
-/// no new connection comes (it also does after each accept): what an ended
-/// connection's task keeps allocated waits at most this long.
-const REAP_PERIOD: Duration = Duration::from_secs(1);
 
 /// A listening socket whose connections are accepted without joining the
 /// accepting thread's reactor. Each is served on an IO thread and joins that
@@ -88,7 +82,16 @@ impl Listener {
 /// serving the fewest, then drains them: the listener is closed first (new
 /// connections are refused), every connection is told to finish
 /// gracefully, and whatever is still open after `shutdown_timeout`, or
-/// when `force` completes, is aborted.
+/// when `force` completes, is closed at once.
+///
+/// A connection's task is not joined: the server thread neither keeps a
+/// handle to it nor hears when it ends (each would cost it work at every
+/// connection's start and end). The drain counts the open connections
+/// instead, by the admission permits they hold to their end, and closes
+/// the ones left through the same channel that tells them to drain. (A
+/// panic in a connection's own code, which no handler's panic reaches, is
+/// reported by the panic hook alone: the runtime catches it and drops the
+/// task, and with it the connection.)
 pub(crate) async fn serve(
     listener: Listener,
     ctx: Arc<ConnContext>,
@@ -97,30 +100,21 @@ pub(crate) async fn serve(
     force: impl Future<Output = ()>,
     shutdown_timeout: Duration,
 ) {
-    let (drain_tx, drain_rx) = watch::channel(false);
-    let mut conns = JoinSet::new();
+    let (phase_tx, phase_rx) = watch::channel(Phase::Serving);
     let mut stop = std::pin::pin!(stop);
     let sampler = ctx.guards.sampler().map(tokio::spawn);
-    // Ended connections are collected after each accept and at each tick,
-    // not as they end: waiting on the set here would have every connection
-    // that ends wake this thread (a write to its reactor's wake-up file from
-    // the IO thread, and this thread scheduled) only to take its result.
-    let mut reap = tokio::time::interval_at(tokio::time::Instant::now() + REAP_PERIOD, REAP_PERIOD);
-    reap.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
             biased;
             () = &mut stop => break,
-            _ = reap.tick(), if !conns.is_empty() => reap_ended(&mut conns),
             accepted = listener.accept() => match accepted {
                 Ok((stream, remote)) => match ctx.guards.admit(remote.ip()) {
                     // Registered with the loop's reactor only, by the loop.
                     Ok(permit) => match io.claim() {
                         Ok((io, claim)) => {
                             let served =
-                                serve_connection(stream, remote, Arc::clone(&ctx), drain_rx.clone(), (permit, claim));
-                            conns.spawn_on(served, io);
-                            reap_ended(&mut conns);
+                                serve_connection(stream, remote, Arc::clone(&ctx), phase_rx.clone(), (permit, claim));
+                            drop(io.spawn(served));
                         }
                         Err(err) => {
                             tracing::debug!(%remote, %err, "cannot hand the connection to an IO thread");
@@ -146,37 +140,17 @@ pub(crate) async fn serve(
     if let Some(sampler) = sampler {
         sampler.abort();
     }
-    // Those that ended since the last collection are not drained.
-    reap_ended(&mut conns);
-    tracing::info!(connections = conns.len(), "stopped accepting; draining connections");
-    drain_tx.send_replace(true);
-    let drain = async {
-        while let Some(done) = conns.join_next().await {
-            log_task_end(done);
-        }
-    };
+    tracing::info!(connections = ctx.guards.open(), "stopped accepting; draining connections");
+    phase_tx.send_replace(Phase::Draining);
     let drained = tokio::select! {
-        drained = tokio::time::timeout(shutdown_timeout, drain) => drained.is_ok(),
+        drained = tokio::time::timeout(shutdown_timeout, ctx.guards.all_closed()) => drained.is_ok(),
         () = force => false,
     };
     if !drained {
-        tracing::warn!(connections = conns.len(), ?shutdown_timeout, "closing the remaining connections");
-        conns.shutdown().await;
-    }
-}
-
-/// Takes the results of the connections that have ended, without waiting.
-fn reap_ended(conns: &mut JoinSet<()>) {
-    while let Some(done) = conns.try_join_next() {
-        log_task_end(done);
-    }
-}
-
-fn log_task_end(done: Result<(), tokio::task::JoinError>) {
-    if let Err(err) = done {
-        if err.is_panic() {
-            tracing::error!(%err, "a connection task panicked");
-        }
+        tracing::warn!(connections = ctx.guards.open(), ?shutdown_timeout, "closing the remaining connections");
+        // Each one closes when its task next runs, which the change wakes.
+        phase_tx.send_replace(Phase::Closing);
+        ctx.guards.all_closed().await;
     }
 }
 

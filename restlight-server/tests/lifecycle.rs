@@ -241,3 +241,21 @@ async fn graceful_shutdown_lets_an_in_flight_streamed_response_finish() {
     assert_eq!((status.as_u16(), body.as_str()), (200, "tick0;tick1;tick2;tick3;tick4;"));
     shutdown.await.unwrap();
 }
+
+#[test]
+fn the_drain_does_not_wait_for_connections_that_sent_nothing_or_are_idle() {
+    // The drain counts the connections still open; one that never sent a
+    // byte and one idle between requests both close when it starts, so
+    // shutting down takes nowhere near its timeout.
+    let server = with_ping().shutdown_timeout(Duration::from_secs(20)).start().unwrap();
+    let mut silent = Raw::connect(server.local_addr());
+    let mut idle = Raw::connect(server.local_addr());
+    idle.send(get_request("/ping"));
+    assert_eq!(idle.response().status, 200);
+
+    let start = Instant::now();
+    server.shutdown();
+    assert!(start.elapsed() < Duration::from_secs(10), "shutdown took {:?}", start.elapsed());
+    assert!(silent.closed_within(Duration::from_secs(1)).is_some(), "the silent connection is still open");
+    assert!(idle.closed_within(Duration::from_secs(1)).is_some(), "the idle connection is still open");
+}

@@ -92,6 +92,26 @@ impl Guards {
         }
     }
 
+    /// Connections admitted and not closed yet.
+    pub(crate) fn open(&self) -> usize {
+        self.counters.open.load(Ordering::Acquire)
+    }
+
+    /// Completes once no admitted connection is open.
+    pub(crate) async fn all_closed(&self) {
+        loop {
+            let closed = self.counters.all_closed.notified();
+            let mut closed = std::pin::pin!(closed);
+            // Registered before the count is read: a connection that closes
+            // in between notifies this waiter.
+            closed.as_mut().enable();
+            if self.open() == 0 {
+                return;
+            }
+            closed.await;
+        }
+    }
+
     fn judge(&self, ip: IpAddr) -> Result<(), Refusal> {
         if self.allow.as_ref().is_some_and(|allow| !allow.allows(ip)) {
             return Err(Refusal::AllowList);
@@ -117,6 +137,8 @@ pub(crate) struct Permit(Arc<Counters>);
 
 impl Drop for Permit {
     fn drop(&mut self) {
-        self.0.open.fetch_sub(1, Ordering::AcqRel);
+        if self.0.open.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.0.all_closed.notify_waiters();
+        }
     }
 }

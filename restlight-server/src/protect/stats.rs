@@ -79,6 +79,9 @@ impl ServerStats {
 #[derive(Debug, Default)]
 pub(crate) struct Counters {
     pub(crate) open: AtomicUsize,
+    /// Notified each time the last open connection closes (the drain
+    /// waits on it).
+    pub(crate) all_closed: tokio::sync::Notify,
     accepted: AtomicU64,
     refused: [AtomicU64; 4],
     /// Percent plus one; zero while nothing was sampled.
