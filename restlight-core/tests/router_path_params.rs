@@ -45,7 +45,9 @@ fn a_variable_read_at_any_place_gives_the_value_read_by_name() {
 /// path with escapes has its values decoded one by one. Both give the same
 /// names, values and segments for the same path, whatever kind of
 /// variable matched: one whole segment, several in one segment, a regex
-/// matched by hand, a regex of the engine, and one spanning segments.
+/// matched by hand, a regex of the engine, and one spanning segments; and
+/// however the values lie in a path longer than what is kept inline: after
+/// a long literal head, far apart, or long themselves.
 #[test]
 fn a_plain_path_and_the_same_path_escaped_give_the_same_values() {
     let templates = [
@@ -55,6 +57,8 @@ fn a_plain_path_and_the_same_path_escaped_give_the_same_values() {
         "/r/{word: (?:ab|cd)+e}/y",
         "/files/{dir}/{path: .*}",
         "/t/{head}/{rest: .+}/end",
+        "/api/v1/customers/{customer}/orders/{order}",
+        "/orgs/{org}/a-rather-long-literal-segment/{user}",
     ];
     let entries: Vec<RouteEntry> = templates.iter().map(|t| route("GET", t)).collect();
     let (router, _) = Router::new(&entries).expect("valid table");
@@ -74,6 +78,13 @@ fn a_plain_path_and_the_same_path_escaped_give_the_same_values() {
         ("/r/abcdcde/y", 3),
         ("/files/a/b/c/d.txt", 4),
         ("/t/h/one/two/three/end", 5),
+        ("/t/a-long-head-value/one-long-segment/and-another-one/end", 5),
+        // The values close together after a long head.
+        ("/api/v1/customers/12345/orders/67890", 6),
+        // Far apart, but short together; then long themselves.
+        ("/orgs/rust-lang/a-rather-long-literal-segment/niko", 7),
+        ("/orgs/a-long-organisation-name/a-rather-long-literal-segment/someone-with-a-long-name", 7),
+        ("/orgs/o/a-rather-long-literal-segment/u", 7),
     ] {
         let read = |p: &str| {
             let Ok(Lookup::Matched(m)) = router.lookup(&Method::GET, p, None, None) else {
