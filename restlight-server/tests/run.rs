@@ -98,3 +98,69 @@ fn run_serves_until_sigterm_then_drains() {
     child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
     assert!(out.contains("run returned"), "{out}");
 }
+
+const LONG_DRAIN_PORT_VAR: &str = "RESTLIGHT_TEST_RUN_LONG_DRAIN_PORT";
+
+/// The child of the test below: a drain that would wait a minute for
+/// `/stuck`, which answers after an hour.
+#[test]
+fn child_server_with_a_long_drain() {
+    let Ok(port) = std::env::var(LONG_DRAIN_PORT_VAR) else { return };
+    with_ping()
+        .port(port.parse().unwrap())
+        .shutdown_timeout(Duration::from_secs(60))
+        .route(get("/stuck").handle(|_ctx| async {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+            "too late"
+        }))
+        .run()
+        .unwrap();
+    println!("run returned");
+}
+
+#[test]
+fn a_second_sigterm_closes_what_the_drain_still_waits_for() {
+    if std::env::var(PORT_VAR).is_ok() || std::env::var(LONG_DRAIN_PORT_VAR).is_ok() {
+        return;
+    }
+    let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap().local_addr().unwrap().port();
+    let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "child_server_with_a_long_drain", "--nocapture", "--test-threads=1"])
+        .env(LONG_DRAIN_PORT_VAR, port.to_string())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while TcpStream::connect(addr).is_err() {
+        assert!(start.elapsed() < Duration::from_secs(10), "the child never listened");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut stuck = Raw::connect(addr);
+    stuck.send(get_request("/stuck"));
+    std::thread::sleep(Duration::from_millis(100));
+    let pid = child.id().to_string();
+    let term = || assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+
+    // The first signal starts the drain, which waits for `/stuck`.
+    term();
+    wait_refused(addr, Duration::from_secs(5));
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(child.try_wait().unwrap().is_none(), "the drain did not wait for the request in flight");
+
+    // The second closes it at once, unanswered, and `run` returns.
+    term();
+    assert!(stuck.closed_within(Duration::from_secs(5)).is_some(), "the request in flight was not cut off");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "run() did not return after the second SIGTERM");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
+    let mut out = String::new();
+    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+    assert!(out.contains("run returned"), "{out}");
+}
