@@ -280,8 +280,9 @@ where
             if fired {
                 let mut side_cx = Context::from_waker(&side_waker);
                 if let Poll::Ready(now) = changed.as_mut().poll(&mut side_cx) {
-                    // A closed channel (the accept loop dropped before the
-                    // drain's end) closes the connection, as an abort did.
+                    // A closed channel (the accept loop dropped before its
+                    // drain ended) closes the connection: no drain is left
+                    // to wait for it.
                     return Poll::Ready(Event::Phase(now.map_or(Phase::Closing, |now| *now)));
                 }
                 if sleep.as_mut().poll(&mut side_cx).is_ready() {
