@@ -5,7 +5,7 @@ mod support;
 
 use std::io::Read;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use restlight_core::get;
@@ -41,25 +41,48 @@ fn thread_names() -> Vec<String> {
     names
 }
 
-#[test]
-fn run_serves_until_sigterm_then_drains() {
-    if std::env::var(PORT_VAR).is_ok() {
-        return;
-    }
+/// Starts this test binary again as a child running only the test `child`,
+/// with `var` naming a free port, and waits for it to listen there.
+fn start_child(child: &str, var: &str) -> (Child, SocketAddr) {
     let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap().local_addr().unwrap().port();
     let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
-    let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_server", "--nocapture", "--test-threads=1"])
-        .env(PORT_VAR, port.to_string())
+    let process = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", child, "--nocapture", "--test-threads=1"])
+        .env(var, port.to_string())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-
     let start = Instant::now();
     while TcpStream::connect(addr).is_err() {
         assert!(start.elapsed() < Duration::from_secs(10), "the child never listened");
         std::thread::sleep(Duration::from_millis(20));
     }
+    (process, addr)
+}
+
+/// Waits up to `max` for the child to exit, and checks that it exited
+/// well, after `run` returned.
+fn expect_run_returned(mut child: Child, max: Duration, after: &str) {
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(start.elapsed() < max, "run() did not return after {after}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
+    let mut out = String::new();
+    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+    assert!(out.contains("run returned"), "{out}");
+}
+
+#[test]
+fn run_serves_until_sigterm_then_drains() {
+    if std::env::var(PORT_VAR).is_ok() {
+        return;
+    }
+    let (child, addr) = start_child("child_server", PORT_VAR);
     let mut ping = Raw::connect(addr);
     ping.send(get_request("/ping"));
     assert_eq!(ping.response().status, 200);
@@ -84,19 +107,7 @@ fn run_serves_until_sigterm_then_drains() {
 
     wait_refused(addr, Duration::from_millis(400));
     assert_eq!(slow.response().text(), "slow done");
-
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(start.elapsed() < Duration::from_secs(5), "run() did not return after SIGTERM");
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    assert!(status.success(), "{status:?}");
-    let mut out = String::new();
-    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
-    assert!(out.contains("run returned"), "{out}");
+    expect_run_returned(child, Duration::from_secs(5), "SIGTERM");
 }
 
 const LONG_DRAIN_PORT_VAR: &str = "RESTLIGHT_TEST_RUN_LONG_DRAIN_PORT";
@@ -123,19 +134,7 @@ fn a_second_sigterm_closes_what_the_drain_still_waits_for() {
     if std::env::var(PORT_VAR).is_ok() || std::env::var(LONG_DRAIN_PORT_VAR).is_ok() {
         return;
     }
-    let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap().local_addr().unwrap().port();
-    let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
-    let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_server_with_a_long_drain", "--nocapture", "--test-threads=1"])
-        .env(LONG_DRAIN_PORT_VAR, port.to_string())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while TcpStream::connect(addr).is_err() {
-        assert!(start.elapsed() < Duration::from_secs(10), "the child never listened");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let (mut child, addr) = start_child("child_server_with_a_long_drain", LONG_DRAIN_PORT_VAR);
     let mut stuck = Raw::connect(addr);
     stuck.send(get_request("/stuck"));
     std::thread::sleep(Duration::from_millis(100));
@@ -151,16 +150,5 @@ fn a_second_sigterm_closes_what_the_drain_still_waits_for() {
     // The second closes it at once, unanswered, and `run` returns.
     term();
     assert!(stuck.closed_within(Duration::from_secs(5)).is_some(), "the request in flight was not cut off");
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(start.elapsed() < Duration::from_secs(10), "run() did not return after the second SIGTERM");
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    assert!(status.success(), "{status:?}");
-    let mut out = String::new();
-    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
-    assert!(out.contains("run returned"), "{out}");
+    expect_run_returned(child, Duration::from_secs(10), "the second SIGTERM");
 }
