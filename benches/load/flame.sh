@@ -79,6 +79,7 @@ one() { # bin endpoint: one window, its stacks added to the binary's
     taskset -c 0 "$bin" --port "$port" >/dev/null 2>&1 &
     pid=$!
     for _ in $(seq 200); do curl -s -o /dev/null "http://127.0.0.1:$port/hello" && break; sleep 0.05; done
+    kill -0 "$pid" 2>/dev/null || { echo "$name: the server exited at start" >&2; exit 1; }
     local url="http://127.0.0.1:$port$path"
     taskset -c 1 h2load "${args[@]}" -c "$CONNS" -t 1 -D 1 "$url" >/dev/null
     t0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
@@ -87,13 +88,23 @@ one() { # bin endpoint: one window, its stacks added to the binary's
     local load=$!
     sleep 0.5
     secs=$(awk -v s="$SECS" 'BEGIN { print s - 1.5 }')
-    taskset -c 1 perf record -q -F "$FREQ" -e cpu-clock --call-graph dwarf,32768 -p "$pid" -o "$tmp/perf.data" -- sleep "$secs" 2>/dev/null
+    if ! taskset -c 1 perf record -q -F "$FREQ" -e cpu-clock --call-graph dwarf,32768 -p "$pid" \
+        -o "$tmp/perf.data" -- sleep "$secs" 2>"$tmp/perf.err"; then
+        cat "$tmp/perf.err" >&2
+        kill "$pid" "$load" 2>/dev/null || true
+        echo "perf record failed on $name (see above; perf_event_paranoid?)" >&2
+        exit 1
+    fi
     wait "$load"
     t1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
     w1=$(date +%s.%N)
     kill "$pid"
     wait "$pid" 2>/dev/null || true
     n=$(awk '/^requests:/ { print $4 }' "$tmp/load")
+    if [[ -z $n || $n -eq 0 ]]; then
+        echo "$name answered no request (is the port free, does the binary take --port?)" >&2
+        exit 1
+    fi
     # Generic arguments cut to `<_>` (innermost first), so that a frame
     # reads as the function it is and one function's instances merge.
     perf script -i "$tmp/perf.data" 2>/dev/null | inferno-collapse-perf |
