@@ -65,7 +65,7 @@ slug() { # endpoint -> file-name part
 }
 
 one() { # bin endpoint: one window, its stacks added to the binary's
-    local bin=$1 path=$2 name args=(--h1) pid t0 t1 w0 w1 n secs
+    local bin=$1 path=$2 name args=(--h1) pid t0 t1 w0 w1 n recording wall
     name="$(basename "$bin")-$(slug "$path")"
     if [[ $path == h2c:* ]]; then
         path=${path#h2c:}
@@ -87,9 +87,9 @@ one() { # bin endpoint: one window, its stacks added to the binary's
     taskset -c 1 h2load "${args[@]}" -c "$CONNS" -t 1 -D "$SECS" "$url" > "$tmp/load" &
     local load=$!
     sleep 0.5
-    secs=$(awk -v s="$SECS" 'BEGIN { print s - 1.5 }')
+    recording=$(awk -v s="$SECS" 'BEGIN { print s - 1.5 }')
     if ! taskset -c 1 perf record -q -F "$FREQ" -e cpu-clock --call-graph dwarf,32768 -p "$pid" \
-        -o "$tmp/perf.data" -- sleep "$secs" 2>"$tmp/perf.err"; then
+        -o "$tmp/perf.data" -- sleep "$recording" 2>"$tmp/perf.err"; then
         cat "$tmp/perf.err" >&2
         kill "$pid" "$load" 2>/dev/null || true
         echo "perf record failed on $name (see above; perf_event_paranoid?)" >&2
@@ -109,10 +109,10 @@ one() { # bin endpoint: one window, its stacks added to the binary's
     # reads as the function it is and one function's instances merge.
     perf script -i "$tmp/perf.data" 2>/dev/null | inferno-collapse-perf |
         sed -E ':a; s/([A-Za-z0-9_}])<[^<>]*>/\1⟨⟩/g; ta; s/⟨⟩/<_>/g' >> "$tmp/$name.folded"
-    secs=$(awk -v a="$w0" -v b="$w1" 'BEGIN { print b - a }')
-    echo "$n $((t1 - t0)) $secs" >> "$tmp/$name.windows"
-    awk -v n="$n" -v t="$((t1 - t0))" -v tck="$tck" -v secs="$secs" -v w="$name" \
-        'BEGIN { printf "%s: %.2f us of server CPU a request, %.0f%% of its core\n", w, t / tck * 1e6 / n, t / tck / secs * 100 }'
+    wall=$(awk -v a="$w0" -v b="$w1" 'BEGIN { print b - a }')
+    echo "$n $((t1 - t0)) $wall" >> "$tmp/$name.windows"
+    awk -v n="$n" -v t="$((t1 - t0))" -v tck="$tck" -v wall="$wall" -v w="$name" \
+        'BEGIN { printf "%s: %.2f us of server CPU a request, %.0f%% of its core\n", w, t / tck * 1e6 / n, t / tck / wall * 100 }'
 }
 
 for r in $(seq "$ROUNDS"); do
