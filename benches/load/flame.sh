@@ -11,7 +11,8 @@
 #
 #   NAME-ENDPOINT.folded   the stacks (inferno-collapse-perf), weights in
 #                          ns, generic arguments cut to `<_>`
-#   NAME-ENDPOINT.svg      the flame graph (inferno-flamegraph)
+#   NAME-ENDPOINT.svg      the flame graph (inferno-flamegraph), static: a
+#                          frame's name, time and share show on hover
 #   NAME-ENDPOINT.meta     requests, server CPU ns a request over the
 #                          windows, the server's mean share of its core
 #
@@ -38,7 +39,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 for tool in perf h2load inferno-collapse-perf inferno-flamegraph; do
     command -v "$tool" >/dev/null || { echo "needs $tool" >&2; exit 1; }
 done
-[[ $# -ge 2 ]] || { sed -n 2,35p "$0" >&2; exit 2; }
+[[ $# -ge 2 ]] || { sed -n 2,36p "$0" >&2; exit 2; }
 out=$1
 shift
 mkdir -p "$out"
@@ -54,6 +55,21 @@ tck=$(getconf CLK_TCK)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 head -c "$ECHO_BYTES" /dev/zero | tr '\0' a > "$tmp/body"
+
+static_svg() { # svg: inferno's viewer script and the controls it drives taken out; each
+    # frame keeps its <title>, which a browser shows on hover, and its label.
+    python3 - "$1" <<'PY'
+import re, sys
+path = sys.argv[1]
+with open(path, encoding="utf-8") as f:
+    svg = f.read()
+svg = re.sub(r"<script[\s\S]*?</script>", "", svg)
+svg = re.sub(r' onload="[^"]*"', "", svg)
+svg = re.sub(r'<text id="(details|unzoom|search|matched)"[^>]*>[^<]*</text>', "", svg)
+with open(path, "w", encoding="utf-8") as f:
+    f.write(svg)
+PY
+}
 
 slug() { # endpoint -> file-name part
     local s=${1#h2c:}
@@ -143,6 +159,7 @@ for path in $PATHS; do
             END { printf "%s %s: %.2f us of server CPU a request (%d windows), %.0f%% of its core", b, p, ns / 1000, r, busy * 100 }' \
             "$out/$name.meta")
         inferno-flamegraph --title "$title" --countname ns --minwidth 0.5 < "$out/$name.folded" > "$out/$name.svg"
+        static_svg "$out/$name.svg"
         files+=("$out/$name.folded")
     done
     echo
