@@ -31,15 +31,16 @@
 # binaries' symbols and, where they have it, their debug information (build
 # with `CARGO_PROFILE_RELEASE_DEBUG=line-tables-only` for inlined frames;
 # the code is the same). Needs perf (root, or kernel.perf_event_paranoid
-# <= 1), h2load (nghttp2-client), inferno (`cargo install inferno`) and a
-# quiet machine: the shares are the server's only while it is the busy
-# side (the share of its core is printed). Only 127.0.0.1 is targeted.
+# <= 1), h2load (nghttp2-client), curl, python3, inferno (`cargo install
+# inferno`) and a quiet machine: the shares are the server's only while it
+# is the busy side (the share of its core is printed). Only 127.0.0.1 is
+# targeted.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-for tool in perf h2load inferno-collapse-perf inferno-flamegraph; do
+for tool in perf h2load curl python3 inferno-collapse-perf inferno-flamegraph; do
     command -v "$tool" >/dev/null || { echo "needs $tool" >&2; exit 1; }
 done
-[[ $# -ge 2 ]] || { sed -n 2,36p "$0" >&2; exit 2; }
+[[ $# -ge 2 ]] || { sed -n 2,37p "$0" >&2; exit 2; }
 out=$1
 shift
 mkdir -p "$out"
