@@ -61,7 +61,9 @@ REFINE = {
     SEND: [(re.compile(r"^(handle_softirqs|do_softirq)"), LOOPBACK), (re.compile(r"^eventfd_write"), WAKE)],
     PARK: [(re.compile(r"^futex_wake"), WAKE)],
 }
-LABELS = [READ, SEND, LOOPBACK, WAKE] + [label for label, _ in HOPS[2:]] + [HANDLER, OTHER]
+# The table's rows: the hops in order, a send's refinements right after it.
+LABELS = [label for label, _ in HOPS] + [HANDLER, OTHER]
+LABELS[LABELS.index(SEND) + 1:LABELS.index(SEND) + 1] = [LOOPBACK, WAKE]
 
 
 def hop(frame):
