@@ -16,67 +16,18 @@ fill, by object, and the functions that fill the most lines:
 """
 
 import collections
-import re
 import sys
 
-NAMED = re.compile(r"\((\d+)\)(?: (.*))?")
-
-
-def costs(path):
-    """Each instruction's count, keyed by (object, address), and its function."""
-    names = {"ob": {}, "fn": {}}
-    obj = fn = None
-    pos = 0
-    call_line = False
-    count = collections.Counter()
-    owner = {}
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if not line or line[0] == "#":
-                continue
-            key, eq, value = line.partition("=")
-            if eq and key in ("ob", "fn", "cob", "cfn", "fl", "fi", "fe", "cfi", "cfl", "calls"):
-                if key == "calls":
-                    # The next cost line is the call's inclusive cost.
-                    call_line = True
-                    continue
-                m = NAMED.match(value)
-                kind = key.lstrip("c")
-                if m and kind in names:
-                    if m.group(2):
-                        names[kind][m.group(1)] = m.group(2)
-                    if key == "ob":
-                        obj = names["ob"][m.group(1)]
-                    elif key == "fn":
-                        fn = names["fn"][m.group(1)]
-                continue
-            if line[0] not in "0123456789+-*":
-                continue
-            fields = line.split()
-            p = fields[0]
-            if p.startswith("0x"):
-                pos = int(p, 16)
-            elif p[0] == "+":
-                pos += int(p[1:])
-            elif p[0] == "-":
-                pos -= int(p[1:])
-            elif p != "*":
-                pos = int(p)
-            if call_line:
-                call_line = False
-                continue
-            count[(obj, pos)] += int(fields[1]) if len(fields) > 1 else 0
-            owner[(obj, pos)] = fn
-    return count, owner
+# The same reading of a `--dump-instr=yes` file as the kinds of work.
+from kinds import parse
 
 
 def main():
     if len(sys.argv) < 4:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
-    lo, _ = costs(sys.argv[1])
-    hi, owner = costs(sys.argv[2])
+    lo, _, _ = parse(sys.argv[1])
+    hi, owner, _ = parse(sys.argv[2])
     requests = float(sys.argv[3])
     least = float(sys.argv[4]) if len(sys.argv) > 4 else 0.5
     top = int(sys.argv[5]) if len(sys.argv) > 5 else 15

@@ -23,9 +23,9 @@ import subprocess
 import sys
 
 
-def parse(path, binary_name):
-    """Self counts by instruction address in the binary, and call counts by
-    (caller, callee)."""
+def parse(path):
+    """Self counts by (object, instruction address), the function of each,
+    and call counts by (caller, callee). Also read by `footprint.py`."""
     names, objs = {}, {}
     counts = collections.Counter()
     fn_of = {}
@@ -71,19 +71,19 @@ def parse(path, binary_name):
                 # instruction of this function.
                 pending_calls = None
                 continue
-            if cur_obj and cur_obj.endswith("/" + binary_name):
-                counts[addr] += int(line.split()[-1])
-                fn_of[addr] = cur_fn
+            counts[(cur_obj, addr)] += int(line.split()[-1])
+            fn_of[(cur_obj, addr)] = cur_fn
     return counts, fn_of, calls
 
 
 def tally(path, binary, dis):
     """Per function: atomics executed, memmove calls made, clock reads made."""
-    counts, fn_of, calls = parse(path, binary.rsplit("/", 1)[-1])
+    counts, fn_of, calls = parse(path)
+    name = "/" + binary.rsplit("/", 1)[-1]
     atomics = collections.Counter()
-    for addr in dis:
-        if counts.get(addr):
-            atomics[fn_of[addr]] += counts[addr]
+    for (obj, addr), n in counts.items():
+        if n and addr in dis and obj and obj.endswith(name):
+            atomics[fn_of[(obj, addr)]] += n
     moves = collections.Counter()
     clocks = collections.Counter()
     for (caller, callee), n in calls.items():
