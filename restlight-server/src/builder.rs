@@ -138,8 +138,8 @@ app_setters! {
 impl Restlight {
     /// Registers a bounded executor under `name` for routes scheduled on
     /// it. Naming one `"biz"` configures the business executor;
-    /// [`biz_threads`](Self::biz_threads) and [`biz_queue`](Self::biz_queue)
-    /// are then ignored. See [`AppBuilder::scheduler`].
+    /// [`biz_threads`](Self::biz_threads), [`biz_queue`](Self::biz_queue)
+    /// and [`biz_max_active`](Self::biz_max_active) are then ignored. See [`AppBuilder::scheduler`].
     ///
     /// ```no_run
     /// use restlight_core::Scheduler;
@@ -154,8 +154,8 @@ impl Restlight {
 
     /// Registers a user's [`Executor`] for routes scheduled on it. Naming
     /// one `"biz"` replaces the business executor;
-    /// [`biz_threads`](Self::biz_threads) and [`biz_queue`](Self::biz_queue)
-    /// are then ignored. See [`AppBuilder::executor`].
+    /// [`biz_threads`](Self::biz_threads), [`biz_queue`](Self::biz_queue)
+    /// and [`biz_max_active`](Self::biz_max_active) are then ignored. See [`AppBuilder::executor`].
     pub fn executor(mut self, name: &str, executor: impl Executor) -> Self {
         self.user_biz |= name == BIZ;
         self.app = self.app.executor(name, executor);
@@ -207,8 +207,9 @@ impl Restlight {
 
     /// Worker threads of the business executor (named `restlight-biz-N`),
     /// which runs plain `fn` handlers and routes scheduled on `biz`; at most
-    /// this many handlers run there at once and [`biz_queue`](Self::biz_queue)
-    /// more may queue. Each thread starts the first time a handler needs it
+    /// this many handlers run there at once (unless
+    /// [`biz_max_active`](Self::biz_max_active) says otherwise) and
+    /// [`biz_queue`](Self::biz_queue) more may queue. Each thread starts the first time a handler needs it
     /// (none at startup). Ignored when an executor or scheduler named `"biz"`
     /// is registered. Zero is treated as one.
     ///
@@ -228,6 +229,22 @@ impl Restlight {
     /// of [`Scheduler::default`].
     pub fn biz_queue(mut self, len: usize) -> Self {
         self.options.biz_queue = Some(len);
+        self
+    }
+
+    /// Handlers the business executor runs at once, on its
+    /// [`biz_threads`](Self::biz_threads) threads. Raise it above the
+    /// thread count when business handlers are `async` and mostly await:
+    /// handlers then share threads, and a round of them is handed over and
+    /// answered with one wake-up of each thread (see
+    /// [`Scheduler::max_active`]). Keep it at the thread count when they
+    /// block (plain `fn` handlers, blocking calls), so that each has a
+    /// thread of its own. Ignored when an executor or scheduler named
+    /// `"biz"` is registered. Zero is treated as one.
+    ///
+    /// Default: the thread count.
+    pub fn biz_max_active(mut self, handlers: usize) -> Self {
+        self.options.biz_max_active = Some(handlers);
         self
     }
 
@@ -547,7 +564,7 @@ impl Restlight {
     ///
     /// The business executor is the [`App`]'s default one (see
     /// [`Scheduler::default`]) unless one named `"biz"` was registered;
-    /// `biz_threads` and `biz_queue` apply to `run` and `start` only.
+    /// `biz_threads`, `biz_queue` and `biz_max_active` apply to `run` and `start` only.
     ///
     /// # Errors
     /// [`restlight_core::Error::Startup`] when the routes do not compile

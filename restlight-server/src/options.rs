@@ -27,6 +27,8 @@ pub(crate) struct ServerOptions {
     pub(crate) biz_threads: Option<usize>,
     /// The business executor's queue; `None` for the scheduler's default.
     pub(crate) biz_queue: Option<usize>,
+    /// Handlers the business executor runs at once; `None` for its thread count.
+    pub(crate) biz_max_active: Option<usize>,
     pub(crate) shutdown_timeout: Duration,
     pub(crate) header_read_timeout: Duration,
     pub(crate) idle_timeout: Duration,
@@ -47,6 +49,7 @@ impl Default for ServerOptions {
             io_threads: None,
             biz_threads: None,
             biz_queue: None,
+            biz_max_active: None,
             shutdown_timeout: DEFAULT_SHUTDOWN_TIMEOUT,
             header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
@@ -68,18 +71,22 @@ impl ServerOptions {
         self.io_threads.unwrap_or_else(restlight_core::__private::cores).max(1)
     }
 
-    /// The business executor that [`biz_threads`](crate::Restlight::biz_threads)
-    /// and [`biz_queue`](crate::Restlight::biz_queue) ask for, or `None`
-    /// when neither is set: the application's default business executor
+    /// The business executor that [`biz_threads`](crate::Restlight::biz_threads),
+    /// [`biz_queue`](crate::Restlight::biz_queue) and
+    /// [`biz_max_active`](crate::Restlight::biz_max_active) ask for, or
+    /// `None` when none is set: the application's default business executor
     /// ([`Scheduler::default`]) is then the one that runs.
     pub(crate) fn biz_scheduler(&self) -> Option<Scheduler> {
-        if self.biz_threads.is_none() && self.biz_queue.is_none() {
+        if self.biz_threads.is_none() && self.biz_queue.is_none() && self.biz_max_active.is_none() {
             return None;
         }
-        let biz = self.biz_threads.map_or_else(Scheduler::default, Scheduler::threads);
-        Some(match self.biz_queue {
-            Some(len) => biz.queue(len),
-            None => biz,
-        })
+        let mut biz = self.biz_threads.map_or_else(Scheduler::default, Scheduler::threads);
+        if let Some(len) = self.biz_queue {
+            biz = biz.queue(len);
+        }
+        if let Some(handlers) = self.biz_max_active {
+            biz = biz.max_active(handlers);
+        }
+        Some(biz)
     }
 }

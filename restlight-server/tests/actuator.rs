@@ -43,6 +43,7 @@ fn routes_config_and_executors_show_the_server() {
     assert_eq!(config["ioThreads"], 2);
     assert_eq!(config["bizThreads"], 1);
     assert_eq!(config["bizQueue"], 512, "the business executor's default queue, as it runs");
+    assert_eq!(config["bizMaxActive"], 1, "the business executor's max_active follows its threads");
     assert_eq!(config["shutdownTimeoutMs"], 5000);
     assert_eq!(config["address"], "127.0.0.1:0");
 

@@ -97,6 +97,21 @@ fn the_business_queue_from_the_file_sizes_the_started_executor() {
     let toml = TempFile::new("biz.toml", "[server]\nbiz_threads = 2\nbiz_queue = 7\n");
     let server = with_ping().config_file(toml.path()).unwrap().ignore_env().start().unwrap();
     let biz = server.executors().into_iter().find(|e| e.name == "biz").expect("the business executor");
-    assert_eq!((biz.threads, biz.queue_capacity), (2, 7));
+    assert_eq!((biz.threads, biz.max_active, biz.queue_capacity), (2, 2, 7), "max_active follows the threads");
+    server.shutdown();
+}
+
+#[test]
+fn the_business_executors_max_active_comes_from_the_file_alone_or_with_the_threads() {
+    let toml = TempFile::new("biz-active.toml", "[server]\nbiz_threads = 2\nbiz_max_active = 64\n");
+    let server = with_ping().config_file(toml.path()).unwrap().ignore_env().start().unwrap();
+    let biz = server.executors().into_iter().find(|e| e.name == "biz").expect("the business executor");
+    assert_eq!((biz.threads, biz.max_active, biz.queue_capacity), (2, 64, 512));
+    server.shutdown();
+    let toml = TempFile::new("biz-active-alone.toml", "[server]\nbiz_max_active = 3\n");
+    let server = with_ping().config_file(toml.path()).unwrap().ignore_env().start().unwrap();
+    let biz = server.executors().into_iter().find(|e| e.name == "biz").expect("the business executor");
+    // The tests' server has one business thread (`biz_threads(1)` in code).
+    assert_eq!((biz.threads, biz.max_active), (1, 3), "the code's thread, three handlers at once");
     server.shutdown();
 }

@@ -18,10 +18,10 @@ use std::time::{Duration, Instant};
 use arc_swap::ArcSwap;
 use tokio::runtime::Handle;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError};
-use tokio::task::JoinHandle;
 
 use super::failfast::FailFast;
 use super::metrics::{Counters, ExecutorMetrics};
+use super::post::{Lost, Running};
 use super::resize::{Resize, ResizeError};
 use super::scheduler::{owned_workers, Scheduler};
 use super::workers::{Held, Workers};
@@ -71,8 +71,9 @@ impl Spawner {
     /// Spawns the future `make` builds, given the claim on the owned thread
     /// it runs on (none on a runtime someone else owns), which the future
     /// must hold until it ends: one future per handoff, not one wrapped in
-    /// another. The error is an owned thread that could not start.
-    fn spawn_with<M, F>(&self, make: M) -> io::Result<JoinHandle<F::Output>>
+    /// another. Dropping what it returns stops the future. The error is an
+    /// owned thread that could not start.
+    fn spawn_with<M, F>(&self, make: M) -> io::Result<Running<F::Output>>
     where
         M: FnOnce(Option<Held>) -> F,
         F: std::future::Future + Send + 'static,
@@ -80,7 +81,7 @@ impl Spawner {
     {
         match self {
             Self::Workers(workers) => workers.spawn_with(|held| make(Some(held))),
-            Self::Runtime(handle) => Ok(handle.spawn(make(None))),
+            Self::Runtime(handle) => Ok(Running::Task(AbortOnDrop(handle.spawn(make(None))))),
         }
     }
 }
@@ -283,15 +284,17 @@ impl Bounded {
         let pool = self.pool.load_full();
         // The slot and the admission leave with the task, not with the
         // request: a cancelled blocking handler keeps its thread until it
-        // returns, and its slot with it.
+        // returns, and its slot with it. A handler that answers gives them
+        // back with its answer, on this side: a request waiting for the
+        // slot is then woken here, not by the thread the handler ran on.
         let spawned = pool.spawner.spawn_with(|held| async move {
-            let _held = (held, slot);
+            let _held = held;
             let res = task.await;
             Counters::bump(&counters.completed);
-            res
+            (res, slot)
         });
-        let join = match spawned {
-            Ok(join) => AbortOnDrop(join),
+        let running = match spawned {
+            Ok(running) => running,
             Err(err) => {
                 pending.done = true;
                 tracing::error!(executor = %self.name, error = %err, "cannot start a worker thread");
@@ -303,13 +306,16 @@ impl Bounded {
                 .into_response();
             }
         };
-        let res = match join.await {
-            Ok(res) => res,
-            Err(e) if e.is_panic() => {
+        let res = match running.await {
+            Ok((res, slot)) => {
+                drop(slot);
+                res
+            }
+            Err(Lost::Panicked) => {
                 Counters::bump(&self.counters.panicked);
                 panicked()
             }
-            Err(_) => HttpError::service_unavailable("the request was cancelled").into_response(),
+            Err(Lost::Cancelled) => HttpError::service_unavailable("the request was cancelled").into_response(),
         };
         pending.done = true;
         drop(pool);

@@ -10,6 +10,7 @@ mod bounded;
 mod failfast;
 pub(crate) mod handoff;
 mod metrics;
+pub(crate) mod post;
 mod resize;
 pub(crate) mod scheduler;
 pub(crate) mod workers;

@@ -77,8 +77,13 @@ impl Scheduler {
     /// enabled) and a handler is handed to one thread, an idle one first:
     /// while no more handlers run than there are threads, each has a thread
     /// of its own; above that (a `max_active` above the thread count), the
-    /// thread holding the fewest handlers takes the next. Tasks a handler
-    /// starts with `tokio::spawn` run on its thread, and
+    /// thread holding the fewest handlers takes the next. From the
+    /// server's IO threads (and from these threads), handlers are handed
+    /// over a round at a time: those handed over while the IO thread had
+    /// other tasks ready leave together when it has run them, and a
+    /// thread's answers go back together once the tasks ready on it have
+    /// each run. Tasks a handler starts with `tokio::spawn` run on its
+    /// thread, and
     /// `tokio::task::block_in_place` is not available there (use
     /// `spawn_blocking`, or write a plain `fn` handler, which has a thread
     /// to block).
@@ -109,7 +114,13 @@ impl Scheduler {
     }
 
     /// How many handlers may run at once. Raise it above the thread count
-    /// for async handlers that mostly await. Zero is treated as one.
+    /// for async handlers that mostly await: handlers then share threads,
+    /// and from the server's IO threads a round of them is handed over,
+    /// and their answers come back, with one wake-up of each thread rather
+    /// than one a request (on a busy machine the larger part of a business
+    /// route's cost). Keep it at the thread count for handlers that block,
+    /// which hold up every handler sharing their thread, answered ones
+    /// included. Zero is treated as one.
     ///
     /// Default is the number of worker threads; left unset, it follows the
     /// thread count when [`App::resize_executor`](crate::App::resize_executor)

@@ -15,6 +15,11 @@
 //! an idle thread first, so while fewer handlers run than there are threads
 //! (the default `max_active`), each has a thread of its own.
 //!
+//! A handler handed over from one of these threads (an IO event loop, or
+//! another executor's thread) goes by post with the others of its round,
+//! and its answer comes back with the others its thread finished in the
+//! same round: see [`post`](super::post).
+//!
 //! A thread (and its runtime) is started the first time a handler is given
 //! to it, not when the pool is built: a service whose business routes are
 //! never called, or called one at a time, starts none or one. Since an idle
@@ -29,7 +34,8 @@ use std::time::Duration;
 
 use tokio::runtime::{Handle, Runtime};
 use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
+
+use super::post::{Post, Running};
 
 /// The worker threads of one generation of an executor, or the server's IO
 /// event loops (which start every thread at once with [`start_all`](Self::start_all)).
@@ -58,12 +64,19 @@ struct Ended {
     changed: Condvar,
 }
 
-/// One thread: its runtime's handle once started, and how many tasks it
-/// holds.
+/// One thread: its runtime's handle and its post once started, and how
+/// many tasks it holds.
 #[derive(Debug)]
 struct Worker {
-    handle: OnceLock<Handle>,
+    thread: OnceLock<Thread>,
     running: Arc<AtomicUsize>,
+}
+
+/// A started thread: its runtime, and the post that hands it tasks.
+#[derive(Debug)]
+struct Thread {
+    handle: Handle,
+    post: Arc<Post>,
 }
 
 /// Names a thread as it starts.
@@ -81,7 +94,7 @@ impl Workers {
     /// on its first task.
     pub fn new(threads: usize, grace: Duration, name: impl Fn() -> String + Send + Sync + 'static) -> Self {
         let workers = (0..threads.max(1))
-            .map(|_| Worker { handle: OnceLock::new(), running: Arc::new(AtomicUsize::new(0)) })
+            .map(|_| Worker { thread: OnceLock::new(), running: Arc::new(AtomicUsize::new(0)) })
             .collect();
         Self {
             workers,
@@ -94,24 +107,30 @@ impl Workers {
     /// How many of the threads have started.
     #[cfg(test)]
     pub(crate) fn started(&self) -> usize {
-        self.workers.iter().filter(|w| w.handle.get().is_some()).count()
+        self.workers.iter().filter(|w| w.thread.get().is_some()).count()
+    }
+
+    /// How many tasks each thread holds.
+    #[cfg(test)]
+    pub(crate) fn running(&self) -> Vec<usize> {
+        self.workers.iter().map(|w| w.running.load(Ordering::SeqCst)).collect()
     }
 
     /// Starts the first thread now, if it has not started: what a resize
     /// does, so that a pool whose threads cannot start is refused before it
     /// replaces the running one.
     pub(crate) fn start_first(&self) -> io::Result<()> {
-        self.handle(&self.workers[0]).map(drop)
+        self.thread(&self.workers[0]).map(drop)
     }
 
     /// Starts every thread now, in order.
     pub fn start_all(&self) -> io::Result<()> {
-        self.workers.iter().try_for_each(|worker| self.handle(worker).map(drop))
+        self.workers.iter().try_for_each(|worker| self.thread(worker).map(drop))
     }
 
     /// The runtimes of the threads started so far, in order.
     pub fn handles(&self) -> Vec<Handle> {
-        self.workers.iter().filter_map(|w| w.handle.get().cloned()).collect()
+        self.workers.iter().filter_map(|w| w.thread.get().map(|t| t.handle.clone())).collect()
     }
 
     /// Claims the first idle thread, or the one holding the fewest tasks
@@ -122,7 +141,7 @@ impl Workers {
     pub fn claim(&self) -> io::Result<(&Handle, Held)> {
         let worker = self.pick();
         let held = Held(Arc::clone(&worker.running));
-        Ok((self.handle(worker)?, held))
+        Ok((&self.thread(worker)?.handle, held))
     }
 
     /// Runs the future `make` builds on the first idle thread, or on the
@@ -132,24 +151,31 @@ impl Workers {
     /// state of its own spawns one future, not one inside another). The
     /// error is the operating system's refusal to start the thread or its
     /// runtime (the future is not built then).
-    pub(crate) fn spawn_with<M, F>(&self, make: M) -> io::Result<JoinHandle<F::Output>>
+    ///
+    /// From a thread Restlight started, the future goes by post (see
+    /// [`post`](super::post)): with the others handed over in the same
+    /// round, and its outcome back with the others its thread finished in
+    /// the same round.
+    pub(crate) fn spawn_with<M, F>(&self, make: M) -> io::Result<Running<F::Output>>
     where
         M: FnOnce(Held) -> F,
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
-        let (handle, held) = self.claim()?;
-        Ok(handle.spawn(make(held)))
+        let worker = self.pick();
+        let held = Held(Arc::clone(&worker.running));
+        let thread = self.thread(worker)?;
+        Ok(thread.post.run(make(held), |task| thread.handle.spawn(task)))
     }
 
-    /// The runtime of `worker`'s thread, started on first use.
-    fn handle<'w>(&self, worker: &'w Worker) -> io::Result<&'w Handle> {
-        if let Some(handle) = worker.handle.get() {
-            return Ok(handle);
+    /// The thread of `worker`, started on first use.
+    fn thread<'w>(&self, worker: &'w Worker) -> io::Result<&'w Thread> {
+        if let Some(thread) = worker.thread.get() {
+            return Ok(thread);
         }
         let mut started = self.started.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(handle) = worker.handle.get() {
-            return Ok(handle);
+        if let Some(thread) = worker.thread.get() {
+            return Ok(thread);
         }
         // The runtime is built here (building one does not enter it, so
         // any context will do) and handed to its thread, which runs it and
@@ -157,16 +183,21 @@ impl Workers {
         // except through `shutdown_background` when the thread cannot start.
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
         let handle = rt.handle().clone();
+        let post = Arc::new(Post::default());
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
         let (give_rt, take_rt) = super::handoff::handoff::<Runtime>();
         let ended = Arc::clone(&started.ended);
         let grace = self.grace;
+        let own = Arc::clone(&post);
         let spawned = std::thread::Builder::new().name((self.name.0)()).spawn(move || {
             let Some(rt) = take_rt.take() else { return };
-            rt.block_on(async move {
+            own.open_here();
+            rt.block_on(async {
+                tokio::spawn(Arc::clone(&own).postman());
                 let _ = stop_rx.await;
             });
             rt.shutdown_timeout(grace);
+            own.close_here();
             *ended.count.lock().unwrap_or_else(PoisonError::into_inner) += 1;
             ended.changed.notify_all();
         });
@@ -176,7 +207,7 @@ impl Workers {
         }
         give_rt.give(rt);
         started.stop.push(stop_tx);
-        Ok(worker.handle.get_or_init(|| handle))
+        Ok(worker.thread.get_or_init(|| Thread { handle, post }))
     }
 
     /// Claims a thread for one more task.
@@ -230,6 +261,7 @@ impl Drop for Workers {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::executor::post::Lost;
     use std::time::Instant;
 
     fn pool(threads: usize) -> Workers {
@@ -240,7 +272,7 @@ mod tests {
     }
 
     impl Workers {
-        fn spawn_ok<F>(&self, task: F) -> JoinHandle<F::Output>
+        fn spawn_ok<F>(&self, task: F) -> Running<F::Output>
         where
             F: Future + Send + 'static,
             F::Output: Send + 'static,
@@ -358,11 +390,15 @@ mod tests {
     fn an_aborted_or_panicking_task_gives_its_thread_back() {
         let pool = pool(1);
         let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
-        let pending = pool.spawn_ok(std::future::pending::<()>());
-        pending.abort();
-        assert!(rt.block_on(pending).unwrap_err().is_cancelled());
+        let (tx, rx) = oneshot::channel::<()>();
+        let pending = pool.spawn_ok(async move {
+            let _tx = tx;
+            std::future::pending::<()>().await;
+        });
+        drop(pending);
+        assert!(rt.block_on(rx).is_err(), "the aborted task was dropped");
         let panicked = pool.spawn_ok(async { panic!("boom") });
-        assert!(rt.block_on(panicked).unwrap_err().is_panic());
+        assert_eq!(rt.block_on(panicked).unwrap_err(), Lost::Panicked);
         assert_eq!(pool.workers[0].running.load(Ordering::SeqCst), 0);
         assert_eq!(rt.block_on(pool.spawn_ok(async { name() })).unwrap(), "test-worker-1");
     }
@@ -379,6 +415,6 @@ mod tests {
         });
         drop(pool);
         assert!(rt.block_on(rx).is_err(), "the task was dropped with its thread");
-        assert!(rt.block_on(never).unwrap_err().is_cancelled());
+        assert_eq!(rt.block_on(never).unwrap_err(), Lost::Cancelled);
     }
 }

@@ -94,6 +94,7 @@ impl ServerSection {
             max_connections => max_connections,
             max_body_size => max_body_size,
             biz_queue => biz_queue,
+            biz_max_active => biz_max_active,
             compression => compression,
             compression_threshold => compression_threshold,
             format_suffix => format_suffix,

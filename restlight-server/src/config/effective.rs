@@ -34,6 +34,7 @@ pub(crate) fn effective(
         "ioThreads": options.io_threads(),
         "bizThreads": biz.as_ref().map(|b| b.threads),
         "bizQueue": biz.as_ref().map(|b| b.queue_capacity),
+        "bizMaxActive": biz.as_ref().map(|b| b.max_active),
         "shutdownTimeoutMs": ms(options.shutdown_timeout),
         "headerReadTimeoutMs": ms(options.header_read_timeout),
         "idleTimeoutMs": ms(options.idle_timeout),

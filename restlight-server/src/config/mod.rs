@@ -71,6 +71,7 @@
 //! | `server.allow_ips` | `RESTLIGHT_SERVER_ALLOW_IPS` | everyone | IP allow-list (addresses or CIDR ranges) |
 //! | `server.max_body_size` | `RESTLIGHT_SERVER_MAX_BODY_SIZE` | `4194304` | request entity limit (413) |
 //! | `server.biz_queue` | `RESTLIGHT_SERVER_BIZ_QUEUE` | `512` | requests waiting for a business worker (429 past it) |
+//! | `server.biz_max_active` | `RESTLIGHT_SERVER_BIZ_MAX_ACTIVE` | `biz_threads` | business handlers running at once |
 //! | `server.default_scheduler` | `RESTLIGHT_SERVER_DEFAULT_SCHEDULER` | `"io"` | where `async` handlers without `#[scheduled]` run |
 //! | `server.compression` | `RESTLIGHT_SERVER_COMPRESSION` | `true` with feature `compression` | compress responses by `Accept-Encoding` |
 //! | `server.compression_threshold` | `RESTLIGHT_SERVER_COMPRESSION_THRESHOLD` | `1024` | smallest body compressed |
@@ -105,9 +106,9 @@
 //!
 //! Set in code only: what is code rather than a value (routes, resources,
 //! beans, filters, interceptors, exception mappers, layers, codecs, health
-//! checks), named executors and the business executor's fail-fast and
-//! `max_active` (a [`Scheduler`](restlight_core::Scheduler) registered as
-//! `"biz"`), and load shedding.
+//! checks), named executors and the business executor's fail-fast (a
+//! [`Scheduler`](restlight_core::Scheduler) registered as `"biz"`), and
+//! load shedding.
 //!
 //! Further rules:
 //!

@@ -127,6 +127,7 @@ section! {
         allow_ips: Vec<String>,
         max_body_size: usize,
         biz_queue: usize,
+        biz_max_active: usize,
         default_scheduler: String,
         compression: bool,
         compression_threshold: usize,

@@ -167,9 +167,17 @@ fn application_options_come_from_the_file_and_the_env_too() {
     let code = Restlight::new().route(restlight_core::get("/ping").handle(|_| async { "pong" }));
     let r =
         with_file(code, "[server]\nformat_suffix = true\nbiz_queue = 7\ndefault_scheduler = \"nowhere\"\n").unwrap();
-    let r = resolve(r, &[("RESTLIGHT_SERVER_DEFAULT_SCHEDULER", "biz"), ("RESTLIGHT_SERVER_FORMAT_PARAMETER", "fmt")])
-        .unwrap();
+    let r = resolve(
+        r,
+        &[
+            ("RESTLIGHT_SERVER_DEFAULT_SCHEDULER", "biz"),
+            ("RESTLIGHT_SERVER_FORMAT_PARAMETER", "fmt"),
+            ("RESTLIGHT_SERVER_BIZ_MAX_ACTIVE", "9"),
+        ],
+    )
+    .unwrap();
     assert_eq!(r.options.biz_queue, Some(7));
+    assert_eq!(r.options.biz_max_active, Some(9), "biz_max_active from the env");
     let client = r.ignore_env().mock().expect("env's `biz` replaced the file's unknown scheduler");
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let res = rt.block_on(client.get("/ping.json").send());

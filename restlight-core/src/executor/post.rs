@@ -1,0 +1,443 @@
+//! Handoffs between the threads Restlight owns, a round at a time.
+//!
+//! Handing a handler from an IO thread to a business thread with
+//! `Handle::spawn`, and its answer back through the task's `JoinHandle`,
+//! wakes the other thread once per request each way. On a busy machine
+//! every such wake-up is a context switch: the woken thread preempts the
+//! waker before it can hand over a second request, so the route pays two
+//! switches a request however many arrive together.
+//!
+//! Here each thread Restlight starts (an IO event loop or a business
+//! thread) has a *post*: an inbox other threads put mail in, and a task,
+//! the postman, that runs on the thread. What a thread sends during a
+//! round is held in its outbox and sent when its postman next runs: the
+//! first letter of a round schedules the postman behind the tasks that are
+//! ready now, so a round is what the thread's runtime had to do when the
+//! first letter was written. The postman then puts each destination's
+//! letters in its inbox at once and wakes that destination once. A round
+//! of sixty requests costs the IO thread one wake-up of each business
+//! thread it used, and each business thread one wake-up of the IO thread
+//! for all the answers it had.
+//!
+//! A letter waits at most until the tasks ready ahead of the postman have
+//! each run once, which also bounds a round on a thread that never parks.
+//! Threads that are not Restlight's (a runtime of the user's, a test's)
+//! hand off directly, as `Handle::spawn` does.
+
+use std::cell::RefCell;
+use std::future::{poll_fn, Future};
+use std::panic::AssertUnwindSafe;
+use std::pin::{pin, Pin};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
+
+use futures_util::task::AtomicWaker;
+use futures_util::FutureExt;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use super::AbortOnDrop;
+
+/// A handler on its way to the thread that runs it, wrapped so that it
+/// sends its answer back by post and stops when its request is dropped.
+type Job = Pin<Box<dyn Future<Output = ()> + Send>>;
+
+/// An answer on its way back: delivering it hands the value to the
+/// request's receiver, on the receiver's thread.
+type Answer = Box<dyn FnOnce() + Send>;
+
+enum Letter {
+    Run(Job),
+    Deliver(Answer),
+}
+
+/// One thread's inbox, and the postman to wake when mail arrives.
+#[derive(Default)]
+pub(crate) struct Post {
+    inbox: Mutex<Inbox>,
+    postman: AtomicWaker,
+}
+
+impl std::fmt::Debug for Post {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Post")
+    }
+}
+
+#[derive(Default)]
+struct Inbox {
+    letters: Vec<Letter>,
+    /// The thread has ended: mail put in now is dropped, which drops the
+    /// handler (its request answers as cancelled) or the answer.
+    closed: bool,
+}
+
+/// The post of the thread running now, when it is one Restlight started,
+/// and what it sends this round.
+struct Outbox {
+    post: Arc<Post>,
+    letters: Vec<(Arc<Post>, Letter)>,
+    /// The postman has been woken for this round.
+    rung: bool,
+}
+
+thread_local! {
+    static OUTBOX: RefCell<Option<Outbox>> = const { RefCell::new(None) };
+}
+
+impl Post {
+    /// Makes this thread's post: from now on what the thread sends goes by
+    /// post. Call it on the thread, then run [`postman`](Self::postman) on
+    /// its runtime.
+    pub(crate) fn open_here(self: &Arc<Self>) {
+        OUTBOX.with(|o| *o.borrow_mut() = Some(Outbox { post: Arc::clone(self), letters: Vec::new(), rung: false }));
+    }
+
+    /// Closes this thread's post once its runtime has ended: the mail in
+    /// the inbox and the outbox is dropped, and so is mail that comes
+    /// later.
+    pub(crate) fn close_here(&self) {
+        let outbox = OUTBOX.with(|o| o.borrow_mut().take());
+        let letters = {
+            let mut inbox = self.inbox.lock().unwrap_or_else(PoisonError::into_inner);
+            inbox.closed = true;
+            std::mem::take(&mut inbox.letters)
+        };
+        drop(letters);
+        drop(outbox);
+    }
+
+    /// The task that delivers this thread's mail: it runs the handlers in
+    /// the inbox and delivers the answers there, then sends the outbox.
+    pub(crate) async fn postman(self: Arc<Self>) {
+        let mut received = Vec::new();
+        let mut sent = Vec::new();
+        poll_fn(|cx: &mut Context<'_>| {
+            // Registered before the inbox is read: mail put in after the
+            // read wakes this task again.
+            self.postman.register(cx.waker());
+            self.round(&mut received, &mut sent);
+            Poll::<()>::Pending
+        })
+        .await;
+    }
+
+    fn round(&self, received: &mut Vec<Letter>, sent: &mut Vec<(Arc<Post>, Letter)>) {
+        {
+            let mut inbox = self.inbox.lock().unwrap_or_else(PoisonError::into_inner);
+            std::mem::swap(&mut inbox.letters, received);
+        }
+        for letter in received.drain(..) {
+            match letter {
+                Letter::Run(job) => drop(tokio::spawn(job)),
+                Letter::Deliver(answer) => answer(),
+            }
+        }
+        OUTBOX.with(|o| {
+            if let Some(outbox) = o.borrow_mut().as_mut() {
+                outbox.rung = false;
+                std::mem::swap(&mut outbox.letters, sent);
+            }
+        });
+        // Each destination's letters in one go, in the order they were
+        // written, and one wake-up of its postman.
+        sent.sort_by_key(|(to, _)| Arc::as_ptr(to) as usize);
+        let mut letters = sent.drain(..).peekable();
+        while let Some((to, first)) = letters.next() {
+            let mut inbox = to.inbox.lock().unwrap_or_else(PoisonError::into_inner);
+            let idle = inbox.letters.is_empty();
+            let mut dropped = Vec::new();
+            let mut put = |letter| if inbox.closed { dropped.push(letter) } else { inbox.letters.push(letter) };
+            put(first);
+            while let Some((_, letter)) = letters.next_if(|(next, _)| Arc::ptr_eq(next, &to)) {
+                put(letter);
+            }
+            drop(inbox);
+            drop(dropped);
+            if idle {
+                to.postman.wake();
+            }
+        }
+    }
+
+    /// Mails `letter` to this post: through the running thread's outbox
+    /// when it is one of Restlight's, at once otherwise.
+    fn send(self: &Arc<Self>, letter: Letter) {
+        let ring = OUTBOX.with(|o| match o.borrow_mut().as_mut() {
+            Some(outbox) => {
+                outbox.letters.push((Arc::clone(self), letter));
+                let ring = !outbox.rung;
+                outbox.rung = true;
+                Ok(ring.then(|| Arc::clone(&outbox.post)))
+            }
+            None => Err(letter),
+        });
+        match ring {
+            Ok(Some(own)) => own.postman.wake(),
+            Ok(None) => {}
+            Err(letter) => {
+                let mut inbox = self.inbox.lock().unwrap_or_else(PoisonError::into_inner);
+                if inbox.closed {
+                    drop(inbox);
+                    drop(letter);
+                    return;
+                }
+                let idle = inbox.letters.is_empty();
+                inbox.letters.push(letter);
+                drop(inbox);
+                if idle {
+                    self.postman.wake();
+                }
+            }
+        }
+    }
+
+    /// Runs `task` on this post's thread and gives its outcome to the
+    /// returned future, by post when the running thread is one of
+    /// Restlight's; `spawn` (onto the same thread's runtime) otherwise.
+    /// Dropping the returned future stops the task at its next poll, or
+    /// before its first when it has not run yet.
+    pub(crate) fn run<F>(
+        self: &Arc<Self>,
+        task: F,
+        spawn: impl FnOnce(F) -> JoinHandle<F::Output>,
+    ) -> Running<F::Output>
+    where
+        F: Future + Send + 'static,
+        F::Output: Send + 'static,
+    {
+        let Some(back) = OUTBOX.with(|o| o.borrow().as_ref().map(|outbox| Arc::clone(&outbox.post))) else {
+            return Running::Task(AbortOnDrop(spawn(task)));
+        };
+        let (mut tx, rx) = oneshot::channel();
+        let job = Box::pin(async move {
+            let mut task = pin!(AssertUnwindSafe(task).catch_unwind());
+            let outcome = poll_fn(|cx| {
+                // A request dropped before or while its handler runs stops it.
+                if tx.poll_closed(cx).is_ready() {
+                    return Poll::Ready(None);
+                }
+                task.as_mut().poll(cx).map(Some)
+            })
+            .await;
+            if let Some(outcome) = outcome {
+                back.send(Letter::Deliver(Box::new(move || {
+                    // The request may have gone meanwhile; the value is
+                    // dropped here then.
+                    let _ = tx.send(outcome);
+                })));
+            }
+        });
+        self.send(Letter::Run(job));
+        Running::Posted(rx)
+    }
+}
+
+/// A task handed to another thread, and how it ended.
+pub(crate) enum Running<T> {
+    /// Spawned on the thread's runtime directly; aborted when dropped.
+    Task(AbortOnDrop<T>),
+    /// Sent by post: the panic or the value, when it comes.
+    Posted(oneshot::Receiver<std::thread::Result<T>>),
+}
+
+/// Why a task handed over gave no value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lost {
+    /// It panicked.
+    Panicked,
+    /// It was dropped before it finished: its thread ended.
+    Cancelled,
+}
+
+impl<T> Future for Running<T> {
+    type Output = Result<T, Lost>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.get_mut() {
+            Self::Task(join) => Pin::new(join)
+                .poll(cx)
+                .map(|res| res.map_err(|e| if e.is_panic() { Lost::Panicked } else { Lost::Cancelled })),
+            Self::Posted(rx) => Pin::new(rx).poll(cx).map(|res| match res {
+                Ok(Ok(value)) => Ok(value),
+                Ok(Err(_panic)) => Err(Lost::Panicked),
+                Err(_) => Err(Lost::Cancelled),
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::{Duration, Instant};
+
+    use super::*;
+    use crate::executor::workers::Workers;
+
+    /// A pool of `threads` threads named `<prefix>-<n>`.
+    fn pool(prefix: &'static str, threads: usize) -> Arc<Workers> {
+        let n = AtomicUsize::new(0);
+        Arc::new(Workers::new(threads, Duration::from_secs(1), move || {
+            format!("{prefix}-{}", n.fetch_add(1, Ordering::Relaxed))
+        }))
+    }
+
+    fn hand<F>(pool: &Workers, task: F) -> Running<F::Output>
+    where
+        F: Future + Send + 'static,
+        F::Output: Send + 'static,
+    {
+        pool.spawn_with(|held| async move {
+            let _held = held;
+            task.await
+        })
+        .unwrap()
+    }
+
+    /// Runs `test` on a thread of a Restlight pool (so that what it hands
+    /// over goes by post), from a test's own runtime, which hands it over
+    /// directly; fails rather than hangs past ten seconds.
+    fn on_restlight_thread<F>(test: F) -> F::Output
+    where
+        F: Future + Send + 'static,
+        F::Output: Send + 'static,
+    {
+        let io = pool("post-io", 1);
+        let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+        let running = hand(&io, test);
+        assert!(matches!(running, Running::Task(_)), "a test's runtime hands over directly");
+        rt.block_on(async { tokio::time::timeout(Duration::from_secs(10), running).await })
+            .expect("the test finished within ten seconds")
+            .expect("the test neither panicked nor was dropped")
+    }
+
+    fn name() -> String {
+        std::thread::current().name().unwrap_or_default().to_owned()
+    }
+
+    #[test]
+    fn a_rounds_handoffs_leave_together_when_the_handing_task_yields() {
+        let biz = pool("post-biz-a", 1);
+        let ran = Arc::new(AtomicUsize::new(0));
+        let answers = on_restlight_thread({
+            let ran = Arc::clone(&ran);
+            async move {
+                let running: Vec<_> = (0..50)
+                    .map(|i| {
+                        let ran = Arc::clone(&ran);
+                        hand(&biz, async move {
+                            ran.fetch_add(1, Ordering::SeqCst);
+                            (i, name())
+                        })
+                    })
+                    .collect();
+                assert!(running.iter().all(|r| matches!(r, Running::Posted(_))), "handed over by post");
+                // The round has not ended: nothing has left this thread yet.
+                std::thread::sleep(Duration::from_millis(50));
+                assert_eq!(ran.load(Ordering::SeqCst), 0, "no handler ran before the round ended");
+                let mut answers = Vec::new();
+                for r in running {
+                    answers.push(r.await.unwrap());
+                }
+                answers
+            }
+        });
+        assert_eq!(ran.load(Ordering::SeqCst), 50);
+        assert_eq!(answers, (0..50).map(|i| (i, "post-biz-a-0".to_owned())).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn an_answer_waits_for_the_tasks_ready_ahead_of_the_postman_then_leaves_with_theirs() {
+        let biz = pool("post-biz-b", 1);
+        let (quick, slow_done_at) = on_restlight_thread(async move {
+            let quick = hand(&biz, async { Instant::now() });
+            let slow = hand(&biz, async {
+                // Blocks its thread, as a handler that blocks would.
+                std::thread::sleep(Duration::from_millis(50));
+                Instant::now()
+            });
+            let quick_finished_at = quick.await.unwrap();
+            let quick_arrived_at = Instant::now();
+            let slow_done_at = slow.await.unwrap();
+            ((quick_finished_at, quick_arrived_at), slow_done_at)
+        });
+        let (quick_finished_at, quick_arrived_at) = quick;
+        assert!(quick_finished_at < slow_done_at, "the quick handler ran first");
+        assert!(quick_arrived_at >= slow_done_at, "its answer came back with the slow one's, at the end of the round");
+    }
+
+    #[test]
+    fn a_thread_that_never_parks_still_hands_over_and_receives() {
+        let biz = pool("post-biz-c", 1);
+        let answer = on_restlight_thread(async move {
+            // A task that keeps the thread's runtime busy: it never runs out
+            // of ready tasks, so it never parks.
+            let spinning = tokio::spawn(async {
+                loop {
+                    tokio::task::yield_now().await;
+                }
+            });
+            let answer = hand(&biz, async { name() }).await;
+            spinning.abort();
+            answer
+        });
+        assert_eq!(answer.unwrap(), "post-biz-c-0");
+    }
+
+    #[test]
+    fn a_dropped_request_stops_its_handler_before_or_while_it_runs_and_gives_the_thread_back() {
+        let biz = pool("post-biz-d", 1);
+        let polled = Arc::new(AtomicUsize::new(0));
+        let (never_started, dropped_while_running) = on_restlight_thread({
+            let biz = Arc::clone(&biz);
+            let polled = Arc::clone(&polled);
+            async move {
+                // Dropped in the round that handed it over: it never runs.
+                let (guard, gone) = oneshot::channel::<()>();
+                drop(hand(&biz, {
+                    let polled = Arc::clone(&polled);
+                    async move {
+                        let _guard = guard;
+                        polled.fetch_add(1, Ordering::SeqCst);
+                    }
+                }));
+                // Dropped while it waits: it is dropped at its next poll.
+                let (started_tx, started) = oneshot::channel::<()>();
+                let (guard, stopped) = oneshot::channel::<()>();
+                let waiting = hand(&biz, async move {
+                    let _guard = guard;
+                    let _ = started_tx.send(());
+                    std::future::pending::<()>().await;
+                });
+                started.await.unwrap();
+                drop(waiting);
+                (gone.await.is_err(), stopped.await.is_err())
+            }
+        });
+        assert!(never_started, "the handler dropped before it ran was dropped");
+        assert!(dropped_while_running, "the waiting handler was dropped");
+        assert_eq!(polled.load(Ordering::SeqCst), 0, "a handler whose request went first never runs");
+        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        // The thread ran whatever was left of them before this one.
+        assert_eq!(rt.block_on(hand(&biz, async { name() })).unwrap(), "post-biz-d-0");
+        assert_eq!(biz.running(), [0], "both gave their thread back");
+    }
+
+    #[test]
+    fn a_panic_or_an_ended_thread_is_reported_by_post_too() {
+        let biz = pool("post-biz-e", 1);
+        let (panicked, after, ended) = on_restlight_thread(async move {
+            let panicked = hand(&biz, async { panic!("boom") }).await.map(drop);
+            let after = hand(&biz, async { name() }).await;
+            let waiting = hand(&biz, std::future::pending::<()>());
+            // Let the handler reach its thread, then end the thread.
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            drop(biz);
+            (panicked, after, waiting.await)
+        });
+        assert_eq!(panicked, Err(Lost::Panicked));
+        assert_eq!(after.unwrap(), "post-biz-e-0", "the thread serves on after a panic");
+        assert_eq!(ended, Err(Lost::Cancelled));
+    }
+}
