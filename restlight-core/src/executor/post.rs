@@ -28,11 +28,13 @@ use std::cell::RefCell;
 use std::future::{poll_fn, Future};
 use std::panic::AssertUnwindSafe;
 use std::pin::{pin, Pin};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 
 use futures_util::task::AtomicWaker;
 use futures_util::FutureExt;
+use tokio::runtime::Handle;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
@@ -51,11 +53,14 @@ enum Letter {
     Deliver(Answer),
 }
 
-/// One thread's inbox, and the postman to wake when mail arrives.
-#[derive(Default)]
+/// One thread's inbox, the postman to wake when mail arrives, its runtime
+/// and how many tasks the thread holds.
 pub(crate) struct Post {
     inbox: Mutex<Inbox>,
     postman: AtomicWaker,
+    handle: Handle,
+    /// The tasks given to the thread and not finished (its worker's count).
+    load: Arc<AtomicUsize>,
 }
 
 impl std::fmt::Debug for Post {
@@ -86,6 +91,12 @@ thread_local! {
 }
 
 impl Post {
+    /// The post of the thread that will run `handle`'s runtime, whose
+    /// tasks `load` counts.
+    pub(crate) fn new(handle: Handle, load: Arc<AtomicUsize>) -> Self {
+        Self { inbox: Mutex::default(), postman: AtomicWaker::new(), handle, load }
+    }
+
     /// Makes this thread's post: from now on what the thread sends goes by
     /// post. Call it on the thread, then run [`postman`](Self::postman) on
     /// its runtime.
@@ -144,8 +155,20 @@ impl Post {
         sent.sort_by_key(|(to, _)| Arc::as_ptr(to) as usize);
         let mut letters = sent.drain(..).peekable();
         while let Some((to, first)) = letters.next() {
+            let more = letters.peek().is_some_and(|(next, _)| Arc::ptr_eq(next, &to));
             let mut inbox = to.inbox.lock().unwrap_or_else(PoisonError::into_inner);
             let idle = inbox.letters.is_empty();
+            if let (true, false, false, Letter::Run(_)) = (idle, more, inbox.closed, &first) {
+                // A single handler for an idle thread: spawned there as a
+                // direct handoff would be, without its postman. (Answers
+                // always go to the inbox, where those of several threads
+                // share a wake-up.)
+                drop(inbox);
+                if let Letter::Run(job) = first {
+                    drop(to.handle.spawn(job));
+                }
+                continue;
+            }
             let mut dropped = Vec::new();
             let mut put = |letter| if inbox.closed { dropped.push(letter) } else { inbox.letters.push(letter) };
             put(first);
@@ -161,9 +184,13 @@ impl Post {
     }
 
     /// Mails `letter` to this post: through the running thread's outbox
-    /// when it is one of Restlight's, at once otherwise.
+    /// when it is one of Restlight's and holds other tasks or letters; to
+    /// the inbox at once otherwise (a thread with nothing else to do has
+    /// nothing to send it with: a business thread's only handler's
+    /// answer, which still joins the other threads' answers in the inbox).
     fn send(self: &Arc<Self>, letter: Letter) {
         let ring = OUTBOX.with(|o| match o.borrow_mut().as_mut() {
+            Some(outbox) if outbox.letters.is_empty() && outbox.post.load.load(Ordering::Acquire) == 0 => Err(letter),
             Some(outbox) => {
                 outbox.letters.push((Arc::clone(self), letter));
                 let ring = !outbox.rung;

@@ -183,7 +183,7 @@ impl Workers {
         // except through `shutdown_background` when the thread cannot start.
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
         let handle = rt.handle().clone();
-        let post = Arc::new(Post::default());
+        let post = Arc::new(Post::new(handle.clone(), Arc::clone(&worker.running)));
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
         let (give_rt, take_rt) = super::handoff::handoff::<Runtime>();
         let ended = Arc::clone(&started.ended);
