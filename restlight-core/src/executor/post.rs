@@ -21,6 +21,11 @@
 //!
 //! A letter waits at most until the tasks ready ahead of the postman have
 //! each run once, which also bounds a round on a thread that never parks.
+//! Two shortcuts spare a request alone the postmen it does not need: a
+//! single handler for a thread with an empty inbox is spawned there
+//! directly, and a thread that holds no other task puts its answer in
+//! the receiving inbox at once. Answers always go through the receiving
+//! inbox, where those of several business threads share one wake-up.
 //! Threads that are not Restlight's (a runtime of the user's, a test's)
 //! hand off directly, as `Handle::spawn` does.
 
@@ -141,7 +146,10 @@ impl Post {
         for letter in received.drain(..) {
             match letter {
                 Letter::Run(job) => drop(tokio::spawn(job)),
-                Letter::Deliver(answer) => answer(),
+                // Delivering drops the answer when its request has gone,
+                // which runs the value's `Drop`: a panic there must not
+                // end the postman, which every later letter needs.
+                Letter::Deliver(answer) => drop(std::panic::catch_unwind(AssertUnwindSafe(answer))),
             }
         }
         OUTBOX.with(|o| {
@@ -449,6 +457,32 @@ mod tests {
         // The thread ran whatever was left of them before this one.
         assert_eq!(rt.block_on(hand(&biz, async { name() })).unwrap(), "post-biz-d-0");
         assert_eq!(biz.running(), [0], "both gave their thread back");
+    }
+
+    /// A value whose `Drop` panics, as a careless response body might.
+    struct PanicsOnDrop;
+
+    impl Drop for PanicsOnDrop {
+        fn drop(&mut self) {
+            panic!("dropped");
+        }
+    }
+
+    #[test]
+    fn an_answer_whose_request_went_and_whose_drop_panics_does_not_stop_the_post() {
+        let biz = pool("post-biz-f", 1);
+        let after = on_restlight_thread(async move {
+            let gone = hand(&biz, async { PanicsOnDrop });
+            // Its handoff leaves with this thread's postman...
+            tokio::task::yield_now().await;
+            // ...and its answer reaches this thread's inbox while the
+            // thread is held here, before the request goes.
+            std::thread::sleep(Duration::from_millis(50));
+            drop(gone);
+            // Delivered with the next round: dropped, and its panic caught.
+            hand(&biz, async { name() }).await
+        });
+        assert_eq!(after.unwrap(), "post-biz-f-0", "the post delivers after the panic");
     }
 
     #[test]
