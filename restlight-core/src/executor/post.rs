@@ -318,18 +318,6 @@ mod tests {
         }))
     }
 
-    fn hand<F>(pool: &Workers, task: F) -> Running<F::Output>
-    where
-        F: Future + Send + 'static,
-        F::Output: Send + 'static,
-    {
-        pool.spawn_with(|held| async move {
-            let _held = held;
-            task.await
-        })
-        .unwrap()
-    }
-
     /// Runs `test` on a thread of a Restlight pool (so that what it hands
     /// over goes by post), from a test's own runtime, which hands it over
     /// directly; fails rather than hangs past ten seconds.
@@ -340,7 +328,7 @@ mod tests {
     {
         let io = pool("post-io", 1);
         let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
-        let running = hand(&io, test);
+        let running = io.spawn_ok(test);
         assert!(matches!(running, Running::Task(_)), "a test's runtime hands over directly");
         rt.block_on(async { tokio::time::timeout(Duration::from_secs(10), running).await })
             .expect("the test finished within ten seconds")
@@ -361,7 +349,7 @@ mod tests {
                 let running: Vec<_> = (0..50)
                     .map(|i| {
                         let ran = Arc::clone(&ran);
-                        hand(&biz, async move {
+                        biz.spawn_ok(async move {
                             ran.fetch_add(1, Ordering::SeqCst);
                             (i, name())
                         })
@@ -386,8 +374,8 @@ mod tests {
     fn an_answer_waits_for_the_tasks_ready_ahead_of_the_postman_then_leaves_with_theirs() {
         let biz = pool("post-biz-b", 1);
         let (quick, slow_done_at) = on_restlight_thread(async move {
-            let quick = hand(&biz, async { Instant::now() });
-            let slow = hand(&biz, async {
+            let quick = biz.spawn_ok(async { Instant::now() });
+            let slow = biz.spawn_ok(async {
                 // Blocks its thread, as a handler that blocks would.
                 std::thread::sleep(Duration::from_millis(50));
                 Instant::now()
@@ -413,7 +401,7 @@ mod tests {
                     tokio::task::yield_now().await;
                 }
             });
-            let answer = hand(&biz, async { name() }).await;
+            let answer = biz.spawn_ok(async { name() }).await;
             spinning.abort();
             answer
         });
@@ -430,7 +418,7 @@ mod tests {
             async move {
                 // Dropped in the round that handed it over: it never runs.
                 let (guard, gone) = oneshot::channel::<()>();
-                drop(hand(&biz, {
+                drop(biz.spawn_ok({
                     let polled = Arc::clone(&polled);
                     async move {
                         let _guard = guard;
@@ -440,7 +428,7 @@ mod tests {
                 // Dropped while it waits: it is dropped at its next poll.
                 let (started_tx, started) = oneshot::channel::<()>();
                 let (guard, stopped) = oneshot::channel::<()>();
-                let waiting = hand(&biz, async move {
+                let waiting = biz.spawn_ok(async move {
                     let _guard = guard;
                     let _ = started_tx.send(());
                     std::future::pending::<()>().await;
@@ -455,7 +443,7 @@ mod tests {
         assert_eq!(polled.load(Ordering::SeqCst), 0, "a handler whose request went first never runs");
         let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
         // The thread ran whatever was left of them before this one.
-        assert_eq!(rt.block_on(hand(&biz, async { name() })).unwrap(), "post-biz-d-0");
+        assert_eq!(rt.block_on(biz.spawn_ok(async { name() })).unwrap(), "post-biz-d-0");
         assert_eq!(biz.running(), [0], "both gave their thread back");
     }
 
@@ -472,7 +460,7 @@ mod tests {
     fn an_answer_whose_request_went_and_whose_drop_panics_does_not_stop_the_post() {
         let biz = pool("post-biz-f", 1);
         let after = on_restlight_thread(async move {
-            let gone = hand(&biz, async { PanicsOnDrop });
+            let gone = biz.spawn_ok(async { PanicsOnDrop });
             // Its handoff leaves with this thread's postman...
             tokio::task::yield_now().await;
             // ...and its answer reaches this thread's inbox while the
@@ -480,7 +468,7 @@ mod tests {
             std::thread::sleep(Duration::from_millis(50));
             drop(gone);
             // Delivered with the next round: dropped, and its panic caught.
-            hand(&biz, async { name() }).await
+            biz.spawn_ok(async { name() }).await
         });
         assert_eq!(after.unwrap(), "post-biz-f-0", "the post delivers after the panic");
     }
@@ -489,9 +477,9 @@ mod tests {
     fn a_panic_or_an_ended_thread_is_reported_by_post_too() {
         let biz = pool("post-biz-e", 1);
         let (panicked, after, ended) = on_restlight_thread(async move {
-            let panicked = hand(&biz, async { panic!("boom") }).await.map(drop);
-            let after = hand(&biz, async { name() }).await;
-            let waiting = hand(&biz, std::future::pending::<()>());
+            let panicked = biz.spawn_ok(async { panic!("boom") }).await.map(drop);
+            let after = biz.spawn_ok(async { name() }).await;
+            let waiting = biz.spawn_ok(std::future::pending::<()>());
             // Let the handler reach its thread, then end the thread.
             tokio::time::sleep(Duration::from_millis(20)).await;
             drop(biz);

@@ -272,7 +272,8 @@ mod tests {
     }
 
     impl Workers {
-        fn spawn_ok<F>(&self, task: F) -> Running<F::Output>
+        /// Runs `task` on the pool, holding its claim on the thread.
+        pub(crate) fn spawn_ok<F>(&self, task: F) -> Running<F::Output>
         where
             F: Future + Send + 'static,
             F::Output: Send + 'static,
