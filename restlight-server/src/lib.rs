@@ -45,8 +45,11 @@
 //!   threads by default, [`Restlight::biz_threads`], each started when a
 //!   handler first needs it: a service that never uses it starts none) runs plain `fn`
 //!   handlers and routes scheduled on `biz`, at most one per thread at a
-//!   time, with 512 more queued; past that a request is answered 429 at
-//!   once;
+//!   time (more with [`Restlight::biz_max_active`], for `async` handlers
+//!   that mostly await: they then share threads, and a round of them
+//!   crosses between the IO thread and each business thread in one
+//!   wake-up each way), with 512 more queued; past that a request is
+//!   answered 429 at once;
 //! - named executors registered with [`Restlight::scheduler`] (threads of
 //!   their own or an existing runtime, a queue bound, a fail-fast time)
 //!   run the routes scheduled on them.
