@@ -41,7 +41,6 @@ use futures_util::task::AtomicWaker;
 use futures_util::FutureExt;
 use tokio::runtime::Handle;
 use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
 
 use super::AbortOnDrop;
 
@@ -100,6 +99,11 @@ impl Post {
     /// tasks `load` counts.
     pub(crate) fn new(handle: Handle, load: Arc<AtomicUsize>) -> Self {
         Self { inbox: Mutex::default(), postman: AtomicWaker::new(), handle, load }
+    }
+
+    /// The runtime of this post's thread.
+    pub(crate) fn handle(&self) -> &Handle {
+        &self.handle
     }
 
     /// Makes this thread's post: from now on what the thread sends goes by
@@ -229,20 +233,16 @@ impl Post {
 
     /// Runs `task` on this post's thread and gives its outcome to the
     /// returned future, by post when the running thread is one of
-    /// Restlight's; `spawn` (onto the same thread's runtime) otherwise.
+    /// Restlight's; spawned on the thread's runtime directly otherwise.
     /// Dropping the returned future stops the task at its next poll, or
     /// before its first when it has not run yet.
-    pub(crate) fn run<F>(
-        self: &Arc<Self>,
-        task: F,
-        spawn: impl FnOnce(F) -> JoinHandle<F::Output>,
-    ) -> Running<F::Output>
+    pub(crate) fn run<F>(self: &Arc<Self>, task: F) -> Running<F::Output>
     where
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
         let Some(back) = OUTBOX.with(|o| o.borrow().as_ref().map(|outbox| Arc::clone(&outbox.post))) else {
-            return Running::Task(AbortOnDrop(spawn(task)));
+            return Running::Task(AbortOnDrop(self.handle.spawn(task)));
         };
         let (mut tx, rx) = oneshot::channel();
         let job = Box::pin(async move {

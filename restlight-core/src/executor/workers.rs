@@ -64,19 +64,12 @@ struct Ended {
     changed: Condvar,
 }
 
-/// One thread: its runtime's handle and its post once started, and how
-/// many tasks it holds.
+/// One thread: its post once started (which holds the thread's runtime
+/// and hands it tasks), and how many tasks it holds.
 #[derive(Debug)]
 struct Worker {
-    thread: OnceLock<Thread>,
+    thread: OnceLock<Arc<Post>>,
     running: Arc<AtomicUsize>,
-}
-
-/// A started thread: its runtime, and the post that hands it tasks.
-#[derive(Debug)]
-struct Thread {
-    handle: Handle,
-    post: Arc<Post>,
 }
 
 /// Names a thread as it starts.
@@ -130,7 +123,7 @@ impl Workers {
 
     /// The runtimes of the threads started so far, in order.
     pub fn handles(&self) -> Vec<Handle> {
-        self.workers.iter().filter_map(|w| w.thread.get().map(|t| t.handle.clone())).collect()
+        self.workers.iter().filter_map(|w| w.thread.get().map(|post| post.handle().clone())).collect()
     }
 
     /// Claims the first idle thread, or the one holding the fewest tasks
@@ -139,9 +132,8 @@ impl Workers {
     /// until it ends. The error is the operating system's refusal to start
     /// the thread or its runtime.
     pub fn claim(&self) -> io::Result<(&Handle, Held)> {
-        let worker = self.pick();
-        let held = Held(Arc::clone(&worker.running));
-        Ok((&self.thread(worker)?.handle, held))
+        let (post, held) = self.claim_post()?;
+        Ok((post.handle(), held))
     }
 
     /// Runs the future `make` builds on the first idle thread, or on the
@@ -162,14 +154,19 @@ impl Workers {
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
-        let worker = self.pick();
-        let held = Held(Arc::clone(&worker.running));
-        let thread = self.thread(worker)?;
-        Ok(thread.post.run(make(held), |task| thread.handle.spawn(task)))
+        let (post, held) = self.claim_post()?;
+        Ok(post.run(make(held)))
     }
 
-    /// The thread of `worker`, started on first use.
-    fn thread<'w>(&self, worker: &'w Worker) -> io::Result<&'w Thread> {
+    /// Claims a thread as [`claim`](Self::claim) does: its post, and the claim.
+    fn claim_post(&self) -> io::Result<(&Arc<Post>, Held)> {
+        let worker = self.pick();
+        let held = Held(Arc::clone(&worker.running));
+        Ok((self.thread(worker)?, held))
+    }
+
+    /// The post of `worker`'s thread, started on first use.
+    fn thread<'w>(&self, worker: &'w Worker) -> io::Result<&'w Arc<Post>> {
         if let Some(thread) = worker.thread.get() {
             return Ok(thread);
         }
@@ -182,8 +179,7 @@ impl Workers {
         // drops it: never dropped in the caller's (possibly async) context,
         // except through `shutdown_background` when the thread cannot start.
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-        let handle = rt.handle().clone();
-        let post = Arc::new(Post::new(handle.clone(), Arc::clone(&worker.running)));
+        let post = Arc::new(Post::new(rt.handle().clone(), Arc::clone(&worker.running)));
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
         let (give_rt, take_rt) = super::handoff::handoff::<Runtime>();
         let ended = Arc::clone(&started.ended);
@@ -207,7 +203,7 @@ impl Workers {
         }
         give_rt.give(rt);
         started.stop.push(stop_tx);
-        Ok(worker.thread.get_or_init(|| Thread { handle, post }))
+        Ok(worker.thread.get_or_init(|| post))
     }
 
     /// Claims a thread for one more task.
