@@ -21,11 +21,13 @@
 //!
 //! A letter waits at most until the tasks ready ahead of the postman have
 //! each run once, which also bounds a round on a thread that never parks.
-//! Two shortcuts spare a request alone the postmen it does not need: a
-//! single handler for a thread with an empty inbox is spawned there
-//! directly, and a thread that holds no other task puts its answer in
-//! the receiving inbox at once. Answers always go through the receiving
-//! inbox, where those of several business threads share one wake-up.
+//! The postman polls each handler it receives once itself, and spawns as
+//! a task of its own only one that has to wait: most handlers answer at
+//! once, and then cost no task. A thread that holds no other task puts
+//! its answer in the receiving inbox at once, sparing a request alone the
+//! postman of the thread that ran it. Answers always go through the
+//! receiving inbox, where those of several business threads share one
+//! wake-up.
 //! Threads that are not Restlight's (a runtime of the user's, a test's)
 //! hand off directly, as `Handle::spawn` does.
 
@@ -136,20 +138,39 @@ impl Post {
             // Registered before the inbox is read: mail put in after the
             // read wakes this task again.
             self.postman.register(cx.waker());
-            self.round(&mut received, &mut sent);
+            self.round(cx, &mut received, &mut sent);
             Poll::<()>::Pending
         })
         .await;
     }
 
-    fn round(&self, received: &mut Vec<Letter>, sent: &mut Vec<(Arc<Post>, Letter)>) {
+    fn round(&self, cx: &mut Context<'_>, received: &mut Vec<Letter>, sent: &mut Vec<(Arc<Post>, Letter)>) {
         {
             let mut inbox = self.inbox.lock().unwrap_or_else(PoisonError::into_inner);
             std::mem::swap(&mut inbox.letters, received);
         }
+        // What the handlers run below send leaves with this round, below:
+        // no need to wake this postman for it.
+        OUTBOX.with(|o| {
+            if let Some(outbox) = o.borrow_mut().as_mut() {
+                outbox.rung = true;
+            }
+        });
         for letter in received.drain(..) {
             match letter {
-                Letter::Run(job) => drop(tokio::spawn(job)),
+                // Polled here first: most handlers answer at once, and
+                // then cost no task of their own. One that waits is
+                // spawned as a task, which polls it again (with its own
+                // waker: a wake-up registered here only makes this
+                // postman run once more for nothing).
+                Letter::Run(mut job) => {
+                    // A panic here (the handler's own are caught inside
+                    // the job; this is one in dropping what it left) must
+                    // not end the postman either.
+                    if let Ok(Poll::Pending) = std::panic::catch_unwind(AssertUnwindSafe(|| job.as_mut().poll(cx))) {
+                        drop(tokio::spawn(job));
+                    }
+                }
                 // Delivering drops the answer when its request has gone,
                 // which runs the value's `Drop`: a panic there must not
                 // end the postman, which every later letter needs.
@@ -167,20 +188,8 @@ impl Post {
         sent.sort_by_key(|(to, _)| Arc::as_ptr(to) as usize);
         let mut letters = sent.drain(..).peekable();
         while let Some((to, first)) = letters.next() {
-            let more = letters.peek().is_some_and(|(next, _)| Arc::ptr_eq(next, &to));
             let mut inbox = to.inbox.lock().unwrap_or_else(PoisonError::into_inner);
             let idle = inbox.letters.is_empty();
-            if let (true, false, false, Letter::Run(_)) = (idle, more, inbox.closed, &first) {
-                // A single handler for an idle thread: spawned there as a
-                // direct handoff would be, without its postman. (Answers
-                // always go to the inbox, where those of several threads
-                // share a wake-up.)
-                drop(inbox);
-                if let Letter::Run(job) = first {
-                    drop(to.handle.spawn(job));
-                }
-                continue;
-            }
             let mut dropped = Vec::new();
             let mut put = |letter| if inbox.closed { dropped.push(letter) } else { inbox.letters.push(letter) };
             put(first);
@@ -471,6 +480,42 @@ mod tests {
             biz.spawn_ok(async { name() }).await
         });
         assert_eq!(after.unwrap(), "post-biz-f-0", "the post delivers after the panic");
+    }
+
+    #[test]
+    fn a_handler_that_waits_is_polled_again_on_its_thread_when_woken() {
+        let biz = pool("post-biz-g", 1);
+        let (quick, waited) = on_restlight_thread(async move {
+            let (tx, rx) = oneshot::channel::<u32>();
+            // Polled once by the postman, it waits: it goes on as a task.
+            let waits = biz.spawn_ok(async move {
+                let value = rx.await.unwrap();
+                tokio::task::yield_now().await;
+                tokio::time::sleep(Duration::from_millis(5)).await;
+                (value, name())
+            });
+            let quick = biz.spawn_ok(async { name() }).await.unwrap();
+            tx.send(7).unwrap();
+            (quick, waits.await.unwrap())
+        });
+        assert_eq!(quick, "post-biz-g-0");
+        assert_eq!(waited, (7, "post-biz-g-0".to_owned()), "woken, it ran to its answer on its thread");
+    }
+
+    #[test]
+    fn a_handler_whose_request_went_before_it_ran_and_whose_drop_panics_does_not_stop_the_post() {
+        let biz = pool("post-biz-h", 1);
+        let after = on_restlight_thread(async move {
+            let captured = PanicsOnDrop;
+            let gone = biz.spawn_ok(async move {
+                let _captured = captured;
+            });
+            // Dropped in the round it was handed over in: the postman
+            // finds its request gone and drops it unrun, which panics.
+            drop(gone);
+            biz.spawn_ok(async { name() }).await
+        });
+        assert_eq!(after.unwrap(), "post-biz-h-0", "the post runs handlers after the panic");
     }
 
     #[test]
