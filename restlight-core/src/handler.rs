@@ -34,6 +34,12 @@ enum Call {
     NoInput(Arc<NoInputFn>),
 }
 
+/// The future of a handler that reads nothing of the request.
+fn no_input(f: &Arc<NoInputFn>) -> BoxFuture<Response> {
+    let f = Arc::clone(f);
+    Box::pin(async move { f() })
+}
+
 /// The function of an immediate handler, as the dispatcher calls it.
 #[derive(Clone, Copy)]
 pub(crate) enum Immediate<'a> {
@@ -76,10 +82,11 @@ impl Handler {
     ///
     /// By default it behaves as [`immediate`](Self::immediate) would: a
     /// route run inline on the IO executor without a time limit calls it
-    /// where the request is dispatched, and there, when the request has no
-    /// body to read, no request context is built for it at all. On any
-    /// other executor, within a time limit, or behind interceptors, it runs
-    /// as a future, and [`call`](Self::call) works as for any handler.
+    /// where the request is dispatched. On any other executor, or within a
+    /// time limit, it runs as a future. Either way, when the request has no
+    /// body to read, no request context is built for it at all. Behind
+    /// interceptors it runs as any handler does, and [`call`](Self::call)
+    /// works as for any handler.
     /// (The annotated routes whose `async fn` has no `.await` and no
     /// parameter besides `&self` are built this way.)
     ///
@@ -119,10 +126,19 @@ impl Handler {
                 Box::pin(async move { f(&ctx) })
             }
             Call::NoInput(f) => {
-                let f = Arc::clone(f);
                 drop(ctx);
-                Box::pin(async move { f() })
+                no_input(f)
             }
+        }
+    }
+
+    /// The future of a handler made by
+    /// [`immediate_no_input`](Self::immediate_no_input), which needs no
+    /// request context to be built for it; `None` for any other handler.
+    pub(crate) fn call_without_input(&self) -> Option<BoxFuture<Response>> {
+        match &self.0 {
+            Call::NoInput(f) => Some(no_input(f)),
+            Call::Later(_) | Call::Now(_) => None,
         }
     }
 

@@ -231,6 +231,12 @@ impl Routing {
             };
         }
         if body.is_end_stream() {
+            // A handler that reads nothing of the request on another
+            // executor or within a time limit (inline without one, it has
+            // answered above): no context is built for it either.
+            if let Some(task) = route.handler.call_without_input() {
+                return Respond { routing: self.clone(), route: Arc::clone(route), received, answer }.run(task);
+            }
             // The context is built where the handler takes it, not moved
             // there (it is some hundred bytes).
             let (produce, codecs) = (answer.produce.clone(), answer.codecs(shared, route));
