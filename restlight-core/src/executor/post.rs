@@ -35,14 +35,13 @@ use std::cell::RefCell;
 use std::future::{poll_fn, Future};
 use std::panic::AssertUnwindSafe;
 use std::pin::{pin, Pin};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 
 use futures_util::task::AtomicWaker;
 use futures_util::FutureExt;
 use tokio::runtime::Handle;
-use tokio::sync::oneshot;
 
 use super::AbortOnDrop;
 
@@ -50,13 +49,124 @@ use super::AbortOnDrop;
 /// sends its answer back by post and stops when its request is dropped.
 type Job = Pin<Box<dyn Future<Output = ()> + Send>>;
 
-/// An answer on its way back: delivering it hands the value to the
-/// request's receiver, on the receiver's thread.
-type Answer = Box<dyn FnOnce() + Send>;
+/// An answer on its way back: its value already lies in the reply the
+/// request waits on; delivering it, on the request's thread, wakes the
+/// request.
+type Answer = Arc<dyn Deliver + Send + Sync>;
 
 enum Letter {
     Run(Job),
     Deliver(Answer),
+}
+
+/// What the receiving postman does with an answer.
+trait Deliver {
+    /// Wakes the request that waits for the answer.
+    fn deliver(&self);
+}
+
+/// Where one handler's outcome goes back to its request: one allocation
+/// for the way there and the way back. The thread that ran the handler
+/// puts the outcome in and mails the reply itself (an `Arc`, so the letter
+/// allocates nothing); the request's thread wakes the request when the
+/// letter arrives, not when the outcome is put in, which would wake it
+/// from the other thread.
+struct Reply<T> {
+    outcome: Mutex<Option<std::thread::Result<T>>>,
+    /// The request's task, woken with the answer or when the handler is
+    /// dropped unanswered.
+    request: AtomicWaker,
+    /// The handler's task, woken when the request goes.
+    handler: AtomicWaker,
+    request_gone: AtomicBool,
+    handler_gone: AtomicBool,
+}
+
+impl<T> Reply<T> {
+    fn new() -> Self {
+        Self {
+            outcome: Mutex::new(None),
+            request: AtomicWaker::new(),
+            handler: AtomicWaker::new(),
+            request_gone: AtomicBool::new(false),
+            handler_gone: AtomicBool::new(false),
+        }
+    }
+}
+
+impl<T> Deliver for Reply<T> {
+    fn deliver(&self) {
+        self.request.wake();
+    }
+}
+
+/// The handler's end of a [`Reply`]: puts the outcome in, or, dropped
+/// without one (the handler's thread ended), tells the request at once
+/// (a rare case, worth no letter).
+struct Replier<T>(Option<Arc<Reply<T>>>);
+
+impl<T> Replier<T> {
+    /// Whether the request has gone; registers `cx` to be woken when it goes.
+    fn request_gone(&self, cx: &Context<'_>) -> bool {
+        let Some(reply) = &self.0 else { return true };
+        reply.handler.register(cx.waker());
+        reply.request_gone.load(Ordering::Acquire)
+    }
+
+    /// Puts `outcome` in, and gives back the reply to mail.
+    fn put(mut self, outcome: std::thread::Result<T>) -> Option<Arc<Reply<T>>> {
+        let reply = self.0.take()?;
+        *reply.outcome.lock().unwrap_or_else(PoisonError::into_inner) = Some(outcome);
+        Some(reply)
+    }
+}
+
+impl<T> Drop for Replier<T> {
+    fn drop(&mut self) {
+        // A request that went first (which is why the handler stopped)
+        // waits for nothing.
+        if let Some(reply) = self.0.take().filter(|reply| !reply.request_gone.load(Ordering::Acquire)) {
+            reply.handler_gone.store(true, Ordering::Release);
+            reply.request.wake();
+        }
+    }
+}
+
+/// The request's end of a [`Reply`]: its outcome once put in, whether or
+/// not the letter has arrived yet. Dropping it before then stops the
+/// handler.
+pub(crate) struct Awaited<T> {
+    reply: Arc<Reply<T>>,
+    /// The outcome has been taken: nothing is left to stop.
+    done: bool,
+}
+
+impl<T> Future for Awaited<T> {
+    type Output = Result<T, Lost>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let reply = &self.reply;
+        // Registered before looking: an outcome put in, or a handler
+        // dropped, after the look wakes this task.
+        reply.request.register(cx.waker());
+        let outcome = reply.outcome.lock().unwrap_or_else(PoisonError::into_inner).take();
+        let res = match outcome {
+            Some(outcome) => outcome.map_err(|_panic| Lost::Panicked),
+            None if reply.handler_gone.load(Ordering::Acquire) => Err(Lost::Cancelled),
+            None => return Poll::Pending,
+        };
+        self.done = true;
+        Poll::Ready(res)
+    }
+}
+
+impl<T> Drop for Awaited<T> {
+    fn drop(&mut self) {
+        if !self.done {
+            self.reply.request_gone.store(true, Ordering::Release);
+            self.reply.handler.wake();
+        }
+    }
 }
 
 /// One thread's inbox, the postman to wake when mail arrives, its runtime
@@ -171,10 +281,14 @@ impl Post {
                         drop(tokio::spawn(job));
                     }
                 }
-                // Delivering drops the answer when its request has gone,
+                // Delivering drops the answer when its request has gone
+                // (the letter holds the reply's last reference then),
                 // which runs the value's `Drop`: a panic there must not
                 // end the postman, which every later letter needs.
-                Letter::Deliver(answer) => drop(std::panic::catch_unwind(AssertUnwindSafe(answer))),
+                Letter::Deliver(answer) => drop(std::panic::catch_unwind(AssertUnwindSafe(move || {
+                    answer.deliver();
+                    drop(answer);
+                }))),
             }
         }
         OUTBOX.with(|o| {
@@ -253,27 +367,24 @@ impl Post {
         let Some(back) = OUTBOX.with(|o| o.borrow().as_ref().map(|outbox| Arc::clone(&outbox.post))) else {
             return Running::Task(AbortOnDrop(self.handle.spawn(task)));
         };
-        let (mut tx, rx) = oneshot::channel();
+        let reply = Arc::new(Reply::new());
+        let replier = Replier(Some(Arc::clone(&reply)));
         let job = Box::pin(async move {
             let mut task = pin!(AssertUnwindSafe(task).catch_unwind());
             let outcome = poll_fn(|cx| {
                 // A request dropped before or while its handler runs stops it.
-                if tx.poll_closed(cx).is_ready() {
+                if replier.request_gone(cx) {
                     return Poll::Ready(None);
                 }
                 task.as_mut().poll(cx).map(Some)
             })
             .await;
-            if let Some(outcome) = outcome {
-                back.send(Letter::Deliver(Box::new(move || {
-                    // The request may have gone meanwhile; the value is
-                    // dropped here then.
-                    let _ = tx.send(outcome);
-                })));
+            if let Some(reply) = outcome.and_then(|outcome| replier.put(outcome)) {
+                back.send(Letter::Deliver(reply));
             }
         });
         self.send(Letter::Run(job));
-        Running::Posted(rx)
+        Running::Posted(Awaited { reply, done: false })
     }
 }
 
@@ -282,7 +393,7 @@ pub(crate) enum Running<T> {
     /// Spawned on the thread's runtime directly; aborted when dropped.
     Task(AbortOnDrop<T>),
     /// Sent by post: the panic or the value, when it comes.
-    Posted(oneshot::Receiver<std::thread::Result<T>>),
+    Posted(Awaited<T>),
 }
 
 /// Why a task handed over gave no value.
@@ -302,11 +413,7 @@ impl<T> Future for Running<T> {
             Self::Task(join) => Pin::new(join)
                 .poll(cx)
                 .map(|res| res.map_err(|e| if e.is_panic() { Lost::Panicked } else { Lost::Cancelled })),
-            Self::Posted(rx) => Pin::new(rx).poll(cx).map(|res| match res {
-                Ok(Ok(value)) => Ok(value),
-                Ok(Err(_panic)) => Err(Lost::Panicked),
-                Err(_) => Err(Lost::Cancelled),
-            }),
+            Self::Posted(awaited) => Pin::new(awaited).poll(cx),
         }
     }
 }
@@ -315,6 +422,8 @@ impl<T> Future for Running<T> {
 mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::time::{Duration, Instant};
+
+    use tokio::sync::oneshot;
 
     use super::*;
     use crate::executor::workers::Workers;
