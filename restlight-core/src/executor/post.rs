@@ -27,7 +27,8 @@
 //! its answer in the receiving inbox at once, sparing a request alone the
 //! postman of the thread that ran it. Answers always go through the
 //! receiving inbox, where those of several business threads share one
-//! wake-up.
+//! wake-up. An answer itself lies in the reply its request waits on (see
+//! [`Reply`]); its letter only wakes the request, on the request's thread.
 //! Threads that are not Restlight's (a runtime of the user's, a test's)
 //! hand off directly, as `Handle::spawn` does.
 
