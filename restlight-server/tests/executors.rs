@@ -157,3 +157,98 @@ fn business_executor_is_bounded_and_reports_metrics() {
     assert_eq!((biz.threads, biz.queue_capacity, biz.completed), (1, 512, 3), "{biz:?}");
     server.shutdown();
 }
+
+/// `GET /line/{n}` on `executor`: records `n` and its thread in `ran`, and
+/// how many of these handlers run at once in `peak`, then holds its slot
+/// until `gate` gives it a permit; `/line/0` panics instead.
+fn in_line(
+    executor: &str,
+    gate: &Arc<Semaphore>,
+    ran: &Arc<std::sync::Mutex<Vec<(u32, String)>>>,
+    peak: &Arc<AtomicUsize>,
+) -> Route {
+    let (gate, ran, peak) = (Arc::clone(gate), Arc::clone(ran), Arc::clone(peak));
+    let running = Arc::new(AtomicUsize::new(0));
+    get("/line/{n}").scheduled(executor).handle(move |ctx| {
+        let (gate, ran, peak, running) = (Arc::clone(&gate), Arc::clone(&ran), Arc::clone(&peak), Arc::clone(&running));
+        let n: u32 = ctx.path_param("n").unwrap().parse().unwrap();
+        async move {
+            let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+            peak.fetch_max(now, Ordering::SeqCst);
+            ran.lock().unwrap().push((n, support::thread_name()));
+            gate.acquire().await.expect("gate open").forget();
+            running.fetch_sub(1, Ordering::SeqCst);
+            assert_ne!(n, 0, "request 0 panics");
+            format!("line {n}")
+        }
+    })
+}
+
+#[test]
+fn waiting_requests_run_first_come_first_served_one_at_a_time_and_past_a_panic() {
+    let gate = Arc::new(Semaphore::new(0));
+    let ran = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let peak = Arc::new(AtomicUsize::new(0));
+    let server =
+        with_ping().scheduler("one", Scheduler::threads(1)).route(in_line("one", &gate, &ran, &peak)).start().unwrap();
+    // The first runs; the others wait, in the order they arrived, each
+    // put in line before the next is sent. Request 0 panics.
+    let order = [7, 3, 0, 9, 1, 4];
+    let mut clients = Vec::new();
+    for (at, n) in order.iter().enumerate() {
+        let mut raw = Raw::connect(server.local_addr());
+        raw.send(get_request(&format!("/line/{n}")));
+        eventually("in line", || metrics(&server, "one").queued == at);
+        clients.push(raw);
+    }
+    gate.add_permits(order.len());
+    for (raw, n) in clients.iter_mut().zip(order) {
+        let res = raw.response();
+        if n == 0 {
+            assert_eq!(res.status, 500, "{}", res.text());
+        } else {
+            assert_eq!((res.status, res.text()), (200, format!("line {n}")));
+        }
+    }
+    let ran = ran.lock().unwrap().clone();
+    assert_eq!(ran.iter().map(|(n, _)| *n).collect::<Vec<_>>(), order, "first come, first served");
+    assert!(ran.iter().all(|(_, thread)| thread == "restlight-one-0"), "{ran:?}");
+    assert_eq!(peak.load(Ordering::SeqCst), 1, "max_active 1: one handler at a time");
+    let m = metrics(&server, "one");
+    assert_eq!((m.completed, m.panicked, m.active, m.queued), (5, 1, 0, 0), "{m:?}");
+    server.shutdown();
+}
+
+#[test]
+fn a_request_that_waited_past_the_fail_fast_time_gets_503_and_the_next_one_runs() {
+    let gate = Arc::new(Semaphore::new(0));
+    let ran = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let peak = Arc::new(AtomicUsize::new(0));
+    let server = with_ping()
+        .scheduler("ff", Scheduler::threads(1).fail_fast(FailFast::queued(Duration::from_millis(100))))
+        .route(in_line("ff", &gate, &ran, &peak))
+        .start()
+        .unwrap();
+    let mut first = Raw::connect(server.local_addr());
+    first.send(get_request("/line/1"));
+    eventually("one running", || metrics(&server, "ff").active == 1);
+    let mut late = Raw::connect(server.local_addr());
+    late.send(get_request("/line/2"));
+    eventually("one waiting", || metrics(&server, "ff").queued == 1);
+    std::thread::sleep(Duration::from_millis(150));
+    let mut fresh = Raw::connect(server.local_addr());
+    fresh.send(get_request("/line/3"));
+    eventually("two waiting", || metrics(&server, "ff").queued == 2);
+    gate.add_permits(2);
+
+    assert_eq!(first.response().text(), "line 1");
+    let late = late.response();
+    assert_eq!(late.status, 503, "{}", late.text());
+    assert!(late.text().contains("fail-fast time of 100 ms in the queue"), "{}", late.text());
+    assert_eq!(fresh.response().text(), "line 3", "the request behind it runs");
+    let ran: Vec<u32> = ran.lock().unwrap().iter().map(|(n, _)| *n).collect();
+    assert_eq!(ran, [1, 3], "the late request's handler never runs");
+    let m = metrics(&server, "ff");
+    assert_eq!((m.completed, m.fail_fast, m.queued), (2, 1, 0), "{m:?}");
+    server.shutdown();
+}

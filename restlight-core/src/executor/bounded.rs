@@ -3,6 +3,18 @@
 //! the queue, and the handler spawned on the executor's threads (or on the
 //! runtime it was given), tied to its request.
 //!
+//! A request from one of Restlight's threads that finds every slot taken
+//! waits in the executor's line ([`Limits::waiting`]) with its handler, not
+//! in a future of its own thread: the handler that finishes next takes it,
+//! slot and all, on the thread it ran on ([`serve`]), and the next after it,
+//! as a thread pool's worker takes the next task from its queue. A busy
+//! executor's thread then runs request after request without sleeping in
+//! between, and the request's thread is not woken to hand its slot on:
+//! with one handler a thread (the default), what a request costs the
+//! executor no longer grows with how many wait. Requests from other
+//! threads (a test's runtime, a user's) wait for the slot on their own
+//! side, as before.
+//!
 //! Its sizes change at run time ([`Bounded::resize`]) without a lock on the
 //! request path: the limits are atomics, the worker slots a semaphore that
 //! grows at once and shrinks as running handlers give their slots back (a
@@ -10,8 +22,10 @@
 //! request loads once; a replaced generation of threads is stopped when the
 //! last request that spawned on it ends.
 
+use std::collections::VecDeque;
+use std::future::Future;
 use std::io;
-use std::sync::atomic::{fence, AtomicUsize, Ordering};
+use std::sync::atomic::{fence, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -21,7 +35,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError};
 
 use super::failfast::FailFast;
 use super::metrics::{Counters, ExecutorMetrics};
-use super::post::{Lost, Running};
+use super::post::{Job, Lost, Running, Ticket};
 use super::resize::{Resize, ResizeError};
 use super::scheduler::{owned_workers, Scheduler};
 use super::workers::{Held, Workers};
@@ -56,6 +70,15 @@ pub(crate) struct Bounded {
 struct Pool {
     spawner: Spawner,
     threads: usize,
+    /// Tells this generation from the others of every executor: a thread
+    /// takes a waiting request only when its own generation holds it.
+    generation: u64,
+}
+
+/// The next [`Pool::generation`].
+fn next_generation() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// Where a bounded executor spawns its handlers.
@@ -84,6 +107,23 @@ impl Spawner {
             Self::Runtime(handle) => Ok(Running::Task(AbortOnDrop(handle.spawn(make(None))))),
         }
     }
+
+    /// Runs the job `make` builds, which answers its requests itself,
+    /// given the claim as [`spawn_with`](Self::spawn_with) gives it. The
+    /// error is an owned thread that could not start (`make` is not
+    /// called then).
+    fn start<M>(&self, make: M) -> io::Result<()>
+    where
+        M: FnOnce(Option<Held>) -> Job,
+    {
+        match self {
+            Self::Workers(workers) => workers.start(|held| make(Some(held))),
+            Self::Runtime(handle) => {
+                drop(handle.spawn(make(None)));
+                Ok(())
+            }
+        }
+    }
 }
 
 /// What a resize remembers.
@@ -108,6 +148,34 @@ struct Limits {
     /// Requests running or waiting (at most `max_active + queue` when
     /// admitted).
     admitted: AtomicUsize,
+    /// Requests from Restlight's threads waiting for a slot, first come
+    /// first served: each is taken by the handler that gives a slot back,
+    /// on its own thread (see [`serve`]). Requests from other threads wait
+    /// on `slots` instead. A request is put here, and a slot given back,
+    /// only under this lock, so none waits while a slot is free.
+    waiting: Mutex<VecDeque<Waiting>>,
+    /// What answering a waiting request without running it needs.
+    fail_fast: Option<FailFast>,
+    counters: Arc<Counters>,
+    name: Box<str>,
+}
+
+/// A request waiting for a slot: its handler, not yet run, and the ticket
+/// it is answered by.
+struct Waiting {
+    task: BoxFuture<Response>,
+    ticket: Ticket<Response>,
+    admission: Admission,
+    /// The threads the request loaded, which it keeps up until answered.
+    pool: Arc<Pool>,
+    queued_at: Instant,
+    received: Option<Instant>,
+}
+
+impl std::fmt::Debug for Waiting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Waiting").field("queued_at", &self.queued_at).finish_non_exhaustive()
+    }
 }
 
 impl Limits {
@@ -185,6 +253,198 @@ impl Limits {
         let total = self.max_active.load(Ordering::Acquire).saturating_add(self.debt.load(Ordering::Acquire));
         total.saturating_sub(self.slots.available_permits())
     }
+
+    /// The waiting requests, however a thread holding the lock ended.
+    fn waiting(&self) -> std::sync::MutexGuard<'_, VecDeque<Waiting>> {
+        self.waiting.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Gives `permit` to the first waiting request whose client is still
+    /// there and whose fail-fast time has not passed, or back when none
+    /// waits (or a shrink is owed it). Requests past their fail-fast time
+    /// are answered 503 on the way.
+    fn next(&self, permit: OwnedSemaphorePermit) -> Option<(Waiting, OwnedSemaphorePermit)> {
+        loop {
+            let mut gone = Vec::new();
+            let mut line = self.waiting();
+            let popped = if self.debt.load(Ordering::Acquire) > 0 {
+                None
+            } else {
+                loop {
+                    match line.pop_front() {
+                        Some(w) if w.ticket.request_gone() => gone.push(w),
+                        popped => break popped,
+                    }
+                }
+            };
+            let Some(w) = popped else {
+                // Under the lock: a request put in line after this looked
+                // finds the slot free.
+                self.release(permit);
+                drop(line);
+                drop(gone);
+                return None;
+            };
+            drop(line);
+            // Dropped outside the lock: a handler's captures run user code.
+            drop(gone);
+            let started = Instant::now();
+            let queued_at = w.queued_at;
+            self.counters.record_wait(started.saturating_duration_since(queued_at));
+            match self.fail_fast {
+                Some(ff) if ff.expired(w.received.unwrap_or(queued_at), queued_at, started) => {
+                    w.ticket.answer(failed_fast(&self.counters, &self.name, ff));
+                }
+                _ => return Some((w, permit)),
+            }
+        }
+    }
+
+    /// Gives `permit` back: to the first waiting request, started on its
+    /// threads, or to the slots.
+    fn give_back(self: &Arc<Self>, permit: OwnedSemaphorePermit) {
+        if let Some((waiting, permit)) = self.next(permit) {
+            self.start(waiting, permit);
+        }
+    }
+
+    /// Starts waiting requests while slots are free (after a grow).
+    fn start_waiting(self: &Arc<Self>) {
+        while let Ok(permit) = Arc::clone(&self.slots).try_acquire_owned() {
+            let Some((waiting, permit)) = self.next(permit) else { return };
+            self.start(waiting, permit);
+        }
+    }
+
+    /// Runs `waiting`'s handler with `permit` on a thread of its
+    /// generation, which then takes the next waiting request itself.
+    fn start(self: &Arc<Self>, waiting: Waiting, permit: OwnedSemaphorePermit) {
+        let Waiting { task, ticket, admission, pool, .. } = waiting;
+        self.run_on(&pool, task, ticket, Slot { permit: Some(permit), admission });
+    }
+
+    /// Runs `task` holding `slot` on a thread of `pool`, which then takes
+    /// the next waiting request itself; answers by `ticket`.
+    fn run_on(self: &Arc<Self>, pool: &Pool, task: BoxFuture<Response>, ticket: Ticket<Response>, slot: Slot) {
+        let generation = pool.generation;
+        let mut parts = Some((task, ticket, slot));
+        let counters = Arc::clone(&self.counters);
+        let started = pool.spawner.start(|held| {
+            let (task, ticket, slot) = parts.take().unwrap_or_else(|| unreachable!("built once"));
+            Box::pin(serve(ticket.answering(counted(task, counters)), slot, held, generation))
+        });
+        if let (Err(err), Some((task, ticket, mut slot))) = (started, parts.take()) {
+            // Back to the slots, not to the next waiting request, whose
+            // thread would not start either.
+            if let Some(permit) = slot.permit.take() {
+                self.release(permit);
+            }
+            drop(task);
+            ticket.answer(cannot_start(&self.name, &err));
+        }
+    }
+
+    /// Answers every waiting request whose client is still there with
+    /// `answer`, and closes the slots: from now on no request waits.
+    fn close(&self, answer: impl Fn() -> Response) {
+        let waiting = {
+            let mut waiting = self.waiting();
+            self.slots.close();
+            std::mem::take(&mut *waiting)
+        };
+        for w in waiting {
+            if !w.ticket.request_gone() {
+                w.ticket.answer(answer());
+            }
+        }
+    }
+}
+
+/// Takes a request out of the line when its future is dropped before its
+/// answer (`id` is its ticket's; 0 once answered).
+struct InLine<'a> {
+    limits: &'a Limits,
+    id: usize,
+}
+
+impl Drop for InLine<'_> {
+    fn drop(&mut self) {
+        if self.id == 0 {
+            return;
+        }
+        let left = {
+            let mut line = self.limits.waiting();
+            let at = line.iter().position(|w| w.ticket.id() == self.id);
+            at.and_then(|at| line.remove(at))
+        };
+        drop(left);
+    }
+}
+
+/// The handler of a request run by an executor, counted as completed when
+/// it answers.
+async fn counted(task: BoxFuture<Response>, counters: Arc<Counters>) -> Response {
+    let res = task.await;
+    Counters::bump(&counters.completed);
+    res
+}
+
+/// Runs `first` on the thread it was given to, then, holding `slot`, the
+/// request that waits longest for a slot of this executor, and the next,
+/// until none waits: a handler that finishes while requests wait hands its
+/// slot on where it is, so a busy executor's thread takes request after
+/// request without going back to sleep or waking the request's thread for
+/// the slot, and still runs one at a time. A waiting request whose threads
+/// are another generation (the executor was resized) is started on them.
+/// Every answer goes back by its ticket as soon as its handler has it.
+async fn serve(first: impl Future<Output = ()>, mut slot: Slot, held: Option<Held>, generation: u64) {
+    /// Handlers run in one go before the thread's other tasks get a turn.
+    const TURN: u32 = 32;
+    let _held = held;
+    first.await;
+    let mut ran = 1;
+    loop {
+        let Some(permit) = slot.permit.take() else { return };
+        let Some((next, permit)) = slot.admission.0.next(permit) else { return };
+        if next.pool.generation != generation {
+            slot.admission.0.start(next, permit);
+            return;
+        }
+        let counters = Arc::clone(&slot.admission.0.counters);
+        let Waiting { task, ticket, admission, .. } = next;
+        // The previous request's place is given back here.
+        slot = Slot { permit: Some(permit), admission };
+        if ran % TURN == 0 {
+            tokio::task::yield_now().await;
+        }
+        ticket.answering(counted(task, counters)).await;
+        ran += 1;
+    }
+}
+
+/// 503: the request waited past its fail-fast time.
+fn failed_fast(counters: &Counters, name: &str, ff: FailFast) -> Response {
+    Counters::bump(&counters.fail_fast);
+    let limit = u64::try_from(ff.limit().as_millis()).unwrap_or(u64::MAX);
+    let since = match ff {
+        FailFast::Queued(_) => "in the queue",
+        _ => "since its first byte",
+    };
+    HttpError::service_unavailable(format!(
+        "the request waited more than the fail-fast time of {limit} ms {since} of executor `{name}`"
+    ))
+    .with("executor", name)
+    .with("failFast", ff.kind())
+    .with("limitMs", limit)
+    .into_response()
+}
+
+/// 503: the executor could not start a thread for the request.
+fn cannot_start(name: &str, err: &io::Error) -> Response {
+    tracing::error!(executor = %name, error = %err, "cannot start a worker thread");
+    HttpError::service_unavailable(format!("executor `{name}` cannot start a worker thread: {err}"))
+        .with("executor", name)
+        .into_response()
 }
 
 impl Bounded {
@@ -192,10 +452,11 @@ impl Bounded {
         let thread_seq = Arc::new(AtomicUsize::new(0));
         let (spawner, threads) = scheduler.spawner(name, &thread_seq)?;
         let max_active = scheduler.max_active.unwrap_or(threads).max(1);
+        let counters = Arc::new(Counters::default());
         Ok(Self {
             name: name.to_owned(),
             owns_runtime: matches!(spawner, Spawner::Workers(_)),
-            pool: ArcSwap::from_pointee(Pool { spawner, threads }),
+            pool: ArcSwap::from_pointee(Pool { spawner, threads, generation: next_generation() }),
             thread_seq,
             limits: Arc::new(Limits {
                 slots: Arc::new(Semaphore::new(max_active)),
@@ -203,9 +464,13 @@ impl Bounded {
                 queue: AtomicUsize::new(scheduler.queue),
                 debt: AtomicUsize::new(0),
                 admitted: AtomicUsize::new(0),
+                waiting: Mutex::default(),
+                fail_fast: scheduler.fail_fast,
+                counters: Arc::clone(&counters),
+                name: name.into(),
             }),
             fail_fast: scheduler.fail_fast,
-            counters: Arc::new(Counters::default()),
+            counters,
             resizing: Mutex::new(ResizeState { max_active_explicit: scheduler.max_active.is_some() }),
         })
     }
@@ -247,22 +512,108 @@ impl Bounded {
             .into_response();
         };
         let mut pending = Pending { counters: &self.counters, done: false };
+        // The threads stay up while this request runs on them, even if a
+        // resize replaces them meanwhile; the last request to end stops
+        // them (here, on the caller's thread, never on their own).
+        let pool = self.pool.load_full();
+        let res = match Ticket::here() {
+            Some((ticket, answer)) => {
+                self.run_posted(task, ticket, answer, admission, &pool, checked_at, received).await
+            }
+            None => self.run_direct(task, admission, &pool, checked_at, received).await,
+        };
+        pending.done = true;
+        drop(pool);
+        res
+    }
+
+    /// [`run`](Self::run) from one of Restlight's threads: the handler and
+    /// its answer go by post, and a request that finds no free slot waits
+    /// in [`Limits::waiting`], where the next handler to finish takes it.
+    #[allow(clippy::too_many_arguments)]
+    async fn run_posted(
+        &self,
+        task: BoxFuture<Response>,
+        ticket: Ticket<Response>,
+        answer: super::post::Awaited<Response>,
+        admission: Admission,
+        pool: &Arc<Pool>,
+        checked_at: Option<Instant>,
+        received: Option<Instant>,
+    ) -> Response {
+        let id = ticket.id();
+        let mut parts = Some((task, ticket, admission));
+        let slots = &self.limits.slots;
+        // A free slot (so nobody waits before this request: a slot given
+        // back goes to a waiting request first) is taken without the lock.
+        let permit = match Arc::clone(slots).try_acquire_owned() {
+            Ok(permit) => Ok(permit),
+            Err(TryAcquireError::NoPermits) => {
+                let mut line = self.limits.waiting();
+                match Arc::clone(slots).try_acquire_owned() {
+                    Err(TryAcquireError::NoPermits) => {
+                        if let Some((task, ticket, admission)) = parts.take() {
+                            line.push_back(Waiting {
+                                task,
+                                ticket,
+                                admission,
+                                pool: Arc::clone(pool),
+                                // The clock is read only for a request that waits.
+                                queued_at: checked_at.unwrap_or_else(Instant::now),
+                                received,
+                            });
+                        }
+                        Err(TryAcquireError::NoPermits)
+                    }
+                    other => other,
+                }
+            }
+            Err(closed) => Err(closed),
+        };
+        let in_line = match (permit, parts) {
+            (Ok(permit), Some((task, ticket, admission))) => {
+                self.counters.record_wait(Duration::ZERO);
+                self.limits.run_on(pool, task, ticket, Slot { permit: Some(permit), admission });
+                0
+            }
+            (Err(TryAcquireError::Closed), _) => return self.shutting_down(),
+            _ => id,
+        };
+        // A request dropped while it waits leaves the line at once (its
+        // place is given back); one dropped later stops its handler.
+        let mut in_line = InLine { limits: &self.limits, id: in_line };
+        let res = answer.await;
+        in_line.id = 0;
+        match res {
+            Ok(res) => res,
+            Err(Lost::Panicked) => {
+                Counters::bump(&self.counters.panicked);
+                panicked()
+            }
+            Err(Lost::Cancelled) => HttpError::service_unavailable("the request was cancelled").into_response(),
+        }
+    }
+
+    /// [`run`](Self::run) from a thread that is not Restlight's: a request
+    /// that finds no free slot waits for one here, and the handler is
+    /// spawned directly.
+    async fn run_direct(
+        &self,
+        task: BoxFuture<Response>,
+        admission: Admission,
+        pool: &Pool,
+        checked_at: Option<Instant>,
+        received: Option<Instant>,
+    ) -> Response {
         let (permit, waited) = match Arc::clone(&self.limits.slots).try_acquire_owned() {
-            // A free slot (so nobody waits before this request: released
-            // slots go to waiters first): no wait to time or fail fast on,
-            // and no future to wait in.
             Ok(permit) => {
                 self.counters.record_wait(Duration::ZERO);
                 (permit, None)
             }
-            Err(TryAcquireError::Closed) => {
-                pending.done = true;
-                return self.shutting_down();
-            }
+            Err(TryAcquireError::Closed) => return self.shutting_down(),
             Err(TryAcquireError::NoPermits) => {
                 let queued_at = checked_at.unwrap_or_else(Instant::now);
                 let Ok(permit) = Arc::clone(&self.limits.slots).acquire_owned().await else {
-                    pending.done = true;
                     return self.shutting_down();
                 };
                 let started = Instant::now();
@@ -273,20 +624,13 @@ impl Bounded {
         let slot = Slot { permit: Some(permit), admission };
         if let (Some(ff), Some((queued_at, started))) = (self.fail_fast, waited) {
             if ff.expired(received.unwrap_or(queued_at), queued_at, started) {
-                pending.done = true;
                 return self.failed_fast(ff);
             }
         }
         let counters = Arc::clone(&self.counters);
-        // The threads stay up while this request runs on them, even if a
-        // resize replaces them meanwhile; the last request to end stops
-        // them (here, on the caller's thread, never on their own).
-        let pool = self.pool.load_full();
         // The slot and the admission leave with the task, not with the
         // request: a cancelled blocking handler keeps its thread until it
-        // returns, and its slot with it. A handler that answers gives them
-        // back with its answer, on this side: a request waiting for the
-        // slot is then woken here, not by the thread the handler ran on.
+        // returns, and its slot with it.
         let spawned = pool.spawner.spawn_with(|held| async move {
             let _held = held;
             let res = task.await;
@@ -295,18 +639,9 @@ impl Bounded {
         });
         let running = match spawned {
             Ok(running) => running,
-            Err(err) => {
-                pending.done = true;
-                tracing::error!(executor = %self.name, error = %err, "cannot start a worker thread");
-                return HttpError::service_unavailable(format!(
-                    "executor `{}` cannot start a worker thread: {err}",
-                    self.name
-                ))
-                .with("executor", self.name.as_str())
-                .into_response();
-            }
+            Err(err) => return cannot_start(&self.name, &err),
         };
-        let res = match running.await {
+        match running.await {
             Ok((res, slot)) => {
                 drop(slot);
                 res
@@ -316,10 +651,7 @@ impl Bounded {
                 panicked()
             }
             Err(Lost::Cancelled) => HttpError::service_unavailable("the request was cancelled").into_response(),
-        };
-        pending.done = true;
-        drop(pool);
-        res
+        }
     }
 
     /// Whether [`run`](Self::run) needs the time the request arrived: only
@@ -345,26 +677,13 @@ impl Bounded {
     }
 
     fn failed_fast(&self, ff: FailFast) -> Response {
-        Counters::bump(&self.counters.fail_fast);
-        let limit = u64::try_from(ff.limit().as_millis()).unwrap_or(u64::MAX);
-        let since = match ff {
-            FailFast::Queued(_) => "in the queue",
-            _ => "since its first byte",
-        };
-        HttpError::service_unavailable(format!(
-            "the request waited more than the fail-fast time of {limit} ms {since} of executor `{}`",
-            self.name
-        ))
-        .with("executor", self.name.as_str())
-        .with("failFast", ff.kind())
-        .with("limitMs", limit)
-        .into_response()
+        failed_fast(&self.counters, &self.name, ff)
     }
 
     /// Answers 503 to every queued request, now and from now on; running
     /// handlers finish.
     pub(crate) fn close(&self) {
-        self.limits.slots.close();
+        self.limits.close(|| self.shutting_down());
     }
 
     /// Applies `resize` (already validated) and reports the new sizes.
@@ -406,8 +725,10 @@ impl Bounded {
         if let Some(max_active) = max_active {
             self.limits.set_max_active(max_active);
         }
+        // Slots a grow added go to the waiting requests first.
+        self.limits.start_waiting();
         if let (Some(workers), Some(threads)) = (pool, new_threads) {
-            let pool = Pool { spawner: Spawner::Workers(workers), threads };
+            let pool = Pool { spawner: Spawner::Workers(workers), threads, generation: next_generation() };
             // Requests that loaded the old pool keep it alive until they end.
             drop(self.pool.swap(Arc::new(pool)));
         }
@@ -450,9 +771,10 @@ struct Slot {
 }
 
 impl Drop for Slot {
+    /// Gives the slot to the request waiting longest, or back.
     fn drop(&mut self) {
         if let Some(permit) = self.permit.take() {
-            self.admission.0.release(permit);
+            self.admission.0.give_back(permit);
         }
     }
 }
@@ -491,6 +813,10 @@ mod tests {
             queue: AtomicUsize::new(0),
             debt: AtomicUsize::new(0),
             admitted: AtomicUsize::new(0),
+            waiting: Mutex::default(),
+            fail_fast: None,
+            counters: Arc::default(),
+            name: "test".into(),
         })
     }
 

@@ -48,7 +48,7 @@ use super::AbortOnDrop;
 
 /// A handler on its way to the thread that runs it, wrapped so that it
 /// sends its answer back by post and stops when its request is dropped.
-type Job = Pin<Box<dyn Future<Output = ()> + Send>>;
+pub(crate) type Job = Pin<Box<dyn Future<Output = ()> + Send>>;
 
 /// An answer on its way back: its value already lies in the reply the
 /// request waits on; delivering it, on the request's thread, wakes the
@@ -355,6 +355,12 @@ impl Post {
         }
     }
 
+    /// Runs `job` on this post's thread: with the others sent this round
+    /// when the running thread is one of Restlight's, at once otherwise.
+    pub(crate) fn run_job(self: &Arc<Self>, job: Job) {
+        self.send(Letter::Run(job));
+    }
+
     /// Runs `task` on this post's thread and gives its outcome to the
     /// returned future, by post when the running thread is one of
     /// Restlight's; spawned on the thread's runtime directly otherwise.
@@ -365,12 +371,71 @@ impl Post {
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
-        let Some(back) = OUTBOX.with(|o| o.borrow().as_ref().map(|outbox| Arc::clone(&outbox.post))) else {
+        let Some((ticket, awaited)) = Ticket::here() else {
             return Running::Task(AbortOnDrop(self.handle.spawn(task)));
         };
+        self.send(Letter::Run(ticket.job(task)));
+        Running::Posted(awaited)
+    }
+}
+
+/// A request's claim on an answer by post, made on the request's thread
+/// (where the answer goes back) before it is known which thread will
+/// answer: the handler it becomes a [`Job`] of runs on whichever thread
+/// takes it, or it is answered without one.
+pub(crate) struct Ticket<T> {
+    replier: Replier<T>,
+    back: Arc<Post>,
+}
+
+impl<T: Send + 'static> Ticket<T> {
+    /// A ticket for a request on the running thread, and what the request
+    /// waits on; `None` on a thread that is not Restlight's, which has no
+    /// post to be answered at.
+    pub(crate) fn here() -> Option<(Self, Awaited<T>)> {
+        let back = OUTBOX.with(|o| o.borrow().as_ref().map(|outbox| Arc::clone(&outbox.post)))?;
         let reply = Arc::new(Reply::new());
         let replier = Replier(Some(Arc::clone(&reply)));
-        let job = Box::pin(async move {
+        Some((Self { replier, back }, Awaited { reply, done: false }))
+    }
+
+    /// Tells this ticket from every other one alive.
+    pub(crate) fn id(&self) -> usize {
+        self.replier.0.as_ref().map_or(0, |reply| Arc::as_ptr(reply) as usize)
+    }
+
+    /// Whether the request has gone (a job of this ticket would stop at
+    /// once).
+    pub(crate) fn request_gone(&self) -> bool {
+        self.replier.0.as_ref().is_none_or(|reply| reply.request_gone.load(Ordering::Acquire))
+    }
+
+    /// Answers `value` without running anything.
+    pub(crate) fn answer(self, value: T) {
+        let Self { replier, back } = self;
+        if let Some(reply) = replier.put(Ok(value)) {
+            back.send(Letter::Deliver(reply));
+        }
+    }
+
+    /// The job that runs `task` wherever it is polled and sends its
+    /// outcome (a panic caught) back by post; it stops when the request
+    /// is dropped, before or while it runs.
+    pub(crate) fn job<F>(self, task: F) -> Job
+    where
+        F: Future<Output = T> + Send + 'static,
+    {
+        Box::pin(self.answering(task))
+    }
+
+    /// What [`job`](Self::job) boxes: for a caller that runs it within a
+    /// future of its own.
+    pub(crate) fn answering<F>(self, task: F) -> impl Future<Output = ()> + Send + 'static
+    where
+        F: Future<Output = T> + Send + 'static,
+    {
+        let Self { replier, back } = self;
+        async move {
             let mut task = pin!(AssertUnwindSafe(task).catch_unwind());
             let outcome = poll_fn(|cx| {
                 // A request dropped before or while its handler runs stops it.
@@ -383,9 +448,7 @@ impl Post {
             if let Some(reply) = outcome.and_then(|outcome| replier.put(outcome)) {
                 back.send(Letter::Deliver(reply));
             }
-        });
-        self.send(Letter::Run(job));
-        Running::Posted(Awaited { reply, done: false })
+        }
     }
 }
 

@@ -25,8 +25,11 @@ pub const DEFAULT_QUEUE: usize = 512;
 /// `max_active + queue` requests are already running or waiting; admitted
 /// requests wait in FIFO order for one of the `max_active` worker slots. A
 /// handler holds its slot until it finishes, awaits included, like a thread
-/// of a thread pool. Dropping the request (client gone, stream reset, route
-/// timeout) removes it from the queue or aborts its running task.
+/// of a thread pool; and like one, a handler that finishes while requests
+/// wait takes the first of them on its own thread, so a busy executor's
+/// threads run request after request without a wake-up each. Dropping the
+/// request (client gone, stream reset, route timeout) removes it from the
+/// queue or aborts its running task.
 ///
 /// ```
 /// use std::time::Duration;
@@ -117,10 +120,12 @@ impl Scheduler {
     /// for async handlers that mostly await: handlers then share threads,
     /// and from the server's IO threads a round of them is handed over,
     /// and their answers come back, with one wake-up of each thread rather
-    /// than one a request (on a busy machine the larger part of a business
-    /// route's cost). Keep it at the thread count for handlers that block,
-    /// which hold up every handler sharing their thread, answered ones
-    /// included. Zero is treated as one.
+    /// than one a request. (At the thread count, a busy executor's threads
+    /// take waiting requests one after another without a wake-up each
+    /// too; sharing matters when handlers await, which holds a slot.) Keep
+    /// it at the thread count for handlers that block, which hold up every
+    /// handler sharing their thread, answered ones included. Zero is
+    /// treated as one.
     ///
     /// Default is the number of worker threads; left unset, it follows the
     /// thread count when [`App::resize_executor`](crate::App::resize_executor)

@@ -158,6 +158,20 @@ impl Workers {
         Ok(post.run(make(held)))
     }
 
+    /// Runs the job `make` builds on a thread claimed as
+    /// [`spawn_with`](Self::spawn_with) claims one; the job answers its
+    /// requests itself (see [`Ticket`](super::post::Ticket)). The error is
+    /// the operating system's refusal to start the thread (the job is not
+    /// built then).
+    pub(crate) fn start<M>(&self, make: M) -> io::Result<()>
+    where
+        M: FnOnce(Held) -> super::post::Job,
+    {
+        let (post, held) = self.claim_post()?;
+        post.run_job(make(held));
+        Ok(())
+    }
+
     /// Claims a thread as [`claim`](Self::claim) does: its post, and the claim.
     fn claim_post(&self) -> io::Result<(&Arc<Post>, Held)> {
         let worker = self.pick();
