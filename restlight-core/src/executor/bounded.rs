@@ -3,17 +3,19 @@
 //! the queue, and the handler spawned on the executor's threads (or on the
 //! runtime it was given), tied to its request.
 //!
-//! A request from one of Restlight's threads that finds every slot taken
-//! waits in the executor's line ([`Limits::waiting`]) with its handler, not
-//! in a future of its own thread: the handler that finishes next takes it,
-//! slot and all, on the thread it ran on ([`serve`]), and the next after it,
-//! as a thread pool's worker takes the next task from its queue. A busy
-//! executor's thread then runs request after request without sleeping in
-//! between, and the request's thread is not woken to hand its slot on:
-//! with one handler a thread (the default), what a request costs the
-//! executor no longer grows with how many wait. Requests from other
-//! threads (a test's runtime, a user's) wait for the slot on their own
-//! side, as before.
+//! A request that finds every slot taken waits in the executor's line
+//! ([`Limits::waiting`]) with its handler, not in a future of its own
+//! thread: the handler that finishes next takes it, slot and all, on the
+//! thread it ran on ([`serve`]), and the next after it, as a thread pool's
+//! worker takes the next task from its queue. A busy executor's thread
+//! then runs request after request without sleeping in between, and the
+//! request's thread is not woken to hand its slot on: with one handler a
+//! thread (the default), what a request costs the executor no longer grows
+//! with how many wait. Each answer goes back by post to a request on one
+//! of Restlight's threads, and wakes a request on any other thread (a
+//! test's runtime, a user's) directly; a slot is handed on or given back
+//! before the answer leaves, so a client that has its answer finds the
+//! executor's counts past it.
 //!
 //! Its sizes change at run time ([`Bounded::resize`]) without a lock on the
 //! request path: the limits are atomics, the worker slots a semaphore that
@@ -35,11 +37,11 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError};
 
 use super::failfast::FailFast;
 use super::metrics::{Counters, ExecutorMetrics};
-use super::post::{Job, Lost, Running, Ticket};
+use super::panicked;
+use super::post::{Job, Lost, Outgoing, Ticket};
 use super::resize::{Resize, ResizeError};
 use super::scheduler::{owned_workers, Scheduler};
 use super::workers::{Held, Workers};
-use super::{panicked, AbortOnDrop};
 use crate::error::HttpError;
 use crate::handler::BoxFuture;
 use crate::response::{IntoResponse, Response};
@@ -91,27 +93,10 @@ pub(crate) enum Spawner {
 }
 
 impl Spawner {
-    /// Spawns the future `make` builds, given the claim on the owned thread
-    /// it runs on (none on a runtime someone else owns), which the future
-    /// must hold until it ends: one future per handoff, not one wrapped in
-    /// another. Dropping what it returns stops the future. The error is an
-    /// owned thread that could not start.
-    fn spawn_with<M, F>(&self, make: M) -> io::Result<Running<F::Output>>
-    where
-        M: FnOnce(Option<Held>) -> F,
-        F: std::future::Future + Send + 'static,
-        F::Output: Send + 'static,
-    {
-        match self {
-            Self::Workers(workers) => workers.spawn_with(|held| make(Some(held))),
-            Self::Runtime(handle) => Ok(Running::Task(AbortOnDrop(handle.spawn(make(None))))),
-        }
-    }
-
     /// Runs the job `make` builds, which answers its requests itself,
-    /// given the claim as [`spawn_with`](Self::spawn_with) gives it. The
-    /// error is an owned thread that could not start (`make` is not
-    /// called then).
+    /// given the claim on the owned thread it runs on (none on a runtime
+    /// someone else owns), which the job holds until it ends. The error is
+    /// an owned thread that could not start (`make` is not called then).
     fn start<M>(&self, make: M) -> io::Result<()>
     where
         M: FnOnce(Option<Held>) -> Job,
@@ -148,11 +133,10 @@ struct Limits {
     /// Requests running or waiting (at most `max_active + queue` when
     /// admitted).
     admitted: AtomicUsize,
-    /// Requests from Restlight's threads waiting for a slot, first come
-    /// first served: each is taken by the handler that gives a slot back,
-    /// on its own thread (see [`serve`]). Requests from other threads wait
-    /// on `slots` instead. A request is put here, and a slot given back,
-    /// only under this lock, so none waits while a slot is free.
+    /// Requests waiting for a slot, first come first served: each is
+    /// taken by the handler that gives a slot back, on its own thread (see
+    /// [`serve`]). A request is put here, and a slot given back, only
+    /// under this lock, so none waits while a slot is free.
     waiting: Mutex<VecDeque<Waiting>>,
     /// What answering a waiting request without running it needs.
     fail_fast: Option<FailFast>,
@@ -293,7 +277,10 @@ impl Limits {
             self.counters.record_wait(started.saturating_duration_since(queued_at));
             match self.fail_fast {
                 Some(ff) if ff.expired(w.received.unwrap_or(queued_at), queued_at, started) => {
-                    w.ticket.answer(failed_fast(&self.counters, &self.name, ff));
+                    let Waiting { task, ticket, admission, .. } = w;
+                    // Its place is given back before the answer leaves.
+                    drop((task, admission));
+                    ticket.answer(failed_fast(&self.counters, &self.name, ff));
                 }
                 _ => return Some((w, permit)),
             }
@@ -339,7 +326,7 @@ impl Limits {
             if let Some(permit) = slot.permit.take() {
                 self.release(permit);
             }
-            drop(task);
+            drop((task, slot));
             ticket.answer(cannot_start(&self.name, &err));
         }
     }
@@ -353,8 +340,10 @@ impl Limits {
             std::mem::take(&mut *waiting)
         };
         for w in waiting {
-            if !w.ticket.request_gone() {
-                w.ticket.answer(answer());
+            let Waiting { task, ticket, admission, .. } = w;
+            drop((task, admission));
+            if !ticket.request_gone() {
+                ticket.answer(answer());
             }
         }
     }
@@ -397,27 +386,42 @@ async fn counted(task: BoxFuture<Response>, counters: Arc<Counters>) -> Response
 /// the slot, and still runs one at a time. A waiting request whose threads
 /// are another generation (the executor was resized) is started on them.
 /// Every answer goes back by its ticket as soon as its handler has it.
-async fn serve(first: impl Future<Output = ()>, mut slot: Slot, held: Option<Held>, generation: u64) {
+async fn serve(
+    first: impl Future<Output = Option<Outgoing<Response>>>,
+    mut slot: Slot,
+    held: Option<Held>,
+    generation: u64,
+) {
     /// Handlers run in one go before the thread's other tasks get a turn.
     const TURN: u32 = 32;
     let _held = held;
-    first.await;
+    let mut answer = first.await;
     let mut ran = 1;
     loop {
+        // The slot is handed on, or given back, before the answer leaves:
+        // a client that has its answer finds the executor's counts past it.
         let Some(permit) = slot.permit.take() else { return };
-        let Some((next, permit)) = slot.admission.0.next(permit) else { return };
+        let Some((next, permit)) = slot.admission.0.next(permit) else {
+            drop(slot);
+            drop(answer);
+            return;
+        };
         if next.pool.generation != generation {
-            slot.admission.0.start(next, permit);
+            let limits = Arc::clone(&slot.admission.0);
+            drop(slot);
+            drop(answer);
+            limits.start(next, permit);
             return;
         }
         let counters = Arc::clone(&slot.admission.0.counters);
         let Waiting { task, ticket, admission, .. } = next;
         // The previous request's place is given back here.
         slot = Slot { permit: Some(permit), admission };
+        drop(answer);
         if ran % TURN == 0 {
             tokio::task::yield_now().await;
         }
-        ticket.answering(counted(task, counters)).await;
+        answer = ticket.answering(counted(task, counters)).await;
         ran += 1;
     }
 }
@@ -516,22 +520,18 @@ impl Bounded {
         // resize replaces them meanwhile; the last request to end stops
         // them (here, on the caller's thread, never on their own).
         let pool = self.pool.load_full();
-        let res = match Ticket::here() {
-            Some((ticket, answer)) => {
-                self.run_posted(task, ticket, answer, admission, &pool, checked_at, received).await
-            }
-            None => self.run_direct(task, admission, &pool, checked_at, received).await,
-        };
+        let (ticket, answer) = Ticket::new();
+        let res = self.run_in_line(task, ticket, answer, admission, &pool, checked_at, received).await;
         pending.done = true;
         drop(pool);
         res
     }
 
-    /// [`run`](Self::run) from one of Restlight's threads: the handler and
-    /// its answer go by post, and a request that finds no free slot waits
-    /// in [`Limits::waiting`], where the next handler to finish takes it.
+    /// [`run`](Self::run) once admitted: the handler runs on a free slot
+    /// at once, or waits in [`Limits::waiting`], where the next handler to
+    /// finish takes it.
     #[allow(clippy::too_many_arguments)]
-    async fn run_posted(
+    async fn run_in_line(
         &self,
         task: BoxFuture<Response>,
         ticket: Ticket<Response>,
@@ -586,66 +586,6 @@ impl Bounded {
         in_line.id = 0;
         match res {
             Ok(res) => res,
-            Err(Lost::Panicked) => {
-                Counters::bump(&self.counters.panicked);
-                panicked()
-            }
-            Err(Lost::Cancelled) => HttpError::service_unavailable("the request was cancelled").into_response(),
-        }
-    }
-
-    /// [`run`](Self::run) from a thread that is not Restlight's: a request
-    /// that finds no free slot waits for one here, and the handler is
-    /// spawned directly.
-    async fn run_direct(
-        &self,
-        task: BoxFuture<Response>,
-        admission: Admission,
-        pool: &Pool,
-        checked_at: Option<Instant>,
-        received: Option<Instant>,
-    ) -> Response {
-        let (permit, waited) = match Arc::clone(&self.limits.slots).try_acquire_owned() {
-            Ok(permit) => {
-                self.counters.record_wait(Duration::ZERO);
-                (permit, None)
-            }
-            Err(TryAcquireError::Closed) => return self.shutting_down(),
-            Err(TryAcquireError::NoPermits) => {
-                let queued_at = checked_at.unwrap_or_else(Instant::now);
-                let Ok(permit) = Arc::clone(&self.limits.slots).acquire_owned().await else {
-                    return self.shutting_down();
-                };
-                let started = Instant::now();
-                self.counters.record_wait(started.saturating_duration_since(queued_at));
-                (permit, Some((queued_at, started)))
-            }
-        };
-        let slot = Slot { permit: Some(permit), admission };
-        if let (Some(ff), Some((queued_at, started))) = (self.fail_fast, waited) {
-            if ff.expired(received.unwrap_or(queued_at), queued_at, started) {
-                return self.failed_fast(ff);
-            }
-        }
-        let counters = Arc::clone(&self.counters);
-        // The slot and the admission leave with the task, not with the
-        // request: a cancelled blocking handler keeps its thread until it
-        // returns, and its slot with it.
-        let spawned = pool.spawner.spawn_with(|held| async move {
-            let _held = held;
-            let res = task.await;
-            Counters::bump(&counters.completed);
-            (res, slot)
-        });
-        let running = match spawned {
-            Ok(running) => running,
-            Err(err) => return cannot_start(&self.name, &err),
-        };
-        match running.await {
-            Ok((res, slot)) => {
-                drop(slot);
-                res
-            }
             Err(Lost::Panicked) => {
                 Counters::bump(&self.counters.panicked);
                 panicked()

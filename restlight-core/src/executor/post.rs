@@ -30,7 +30,9 @@
 //! wake-up. An answer itself lies in the reply its request waits on (see
 //! [`Reply`]); its letter only wakes the request, on the request's thread.
 //! Threads that are not Restlight's (a runtime of the user's, a test's)
-//! hand off directly, as `Handle::spawn` does.
+//! have no post: a handler handed over from one of them goes to the
+//! receiving inbox at once, and its answer wakes the request directly
+//! (a [`Ticket`] made there carries no post to answer at).
 
 use std::cell::RefCell;
 use std::future::{poll_fn, Future};
@@ -44,6 +46,7 @@ use futures_util::task::AtomicWaker;
 use futures_util::FutureExt;
 use tokio::runtime::Handle;
 
+#[cfg(test)]
 use super::AbortOnDrop;
 
 /// A handler on its way to the thread that runs it, wrapped so that it
@@ -365,7 +368,10 @@ impl Post {
     /// returned future, by post when the running thread is one of
     /// Restlight's; spawned on the thread's runtime directly otherwise.
     /// Dropping the returned future stops the task at its next poll, or
-    /// before its first when it has not run yet.
+    /// before its first when it has not run yet. (The tests' handoff; an
+    /// executor hands its handlers over with a [`Ticket`] and
+    /// [`run_job`](Self::run_job).)
+    #[cfg(test)]
     pub(crate) fn run<F>(self: &Arc<Self>, task: F) -> Running<F::Output>
     where
         F: Future + Send + 'static,
@@ -379,24 +385,44 @@ impl Post {
     }
 }
 
-/// A request's claim on an answer by post, made on the request's thread
-/// (where the answer goes back) before it is known which thread will
-/// answer: the handler it becomes a [`Job`] of runs on whichever thread
-/// takes it, or it is answered without one.
+/// A request's claim on an answer, made on the request's thread before it
+/// is known which thread will answer: the handler it becomes a [`Job`]
+/// of runs on whichever thread takes it, or it is answered without one.
+/// On one of Restlight's threads the answer comes back by post; on any
+/// other, the thread that answers wakes the request itself.
 pub(crate) struct Ticket<T> {
     replier: Replier<T>,
-    back: Arc<Post>,
+    back: Option<Arc<Post>>,
 }
 
 impl<T: Send + 'static> Ticket<T> {
     /// A ticket for a request on the running thread, and what the request
-    /// waits on; `None` on a thread that is not Restlight's, which has no
-    /// post to be answered at.
-    pub(crate) fn here() -> Option<(Self, Awaited<T>)> {
+    /// waits on.
+    pub(crate) fn new() -> (Self, Awaited<T>) {
+        let back = OUTBOX.with(|o| o.borrow().as_ref().map(|outbox| Arc::clone(&outbox.post)));
+        Self::to(back)
+    }
+
+    /// A ticket answered by post, on one of Restlight's threads; `None`
+    /// on any other.
+    #[cfg(test)]
+    fn here() -> Option<(Self, Awaited<T>)> {
         let back = OUTBOX.with(|o| o.borrow().as_ref().map(|outbox| Arc::clone(&outbox.post)))?;
+        Some(Self::to(Some(back)))
+    }
+
+    fn to(back: Option<Arc<Post>>) -> (Self, Awaited<T>) {
         let reply = Arc::new(Reply::new());
         let replier = Replier(Some(Arc::clone(&reply)));
-        Some((Self { replier, back }, Awaited { reply, done: false }))
+        (Self { replier, back }, Awaited { reply, done: false })
+    }
+
+    /// Sends `reply`, its outcome put in, back to the request.
+    fn send_back(back: Option<&Arc<Post>>, reply: Arc<Reply<T>>) {
+        match back {
+            Some(back) => back.send(Letter::Deliver(reply)),
+            None => reply.deliver(),
+        }
     }
 
     /// Tells this ticket from every other one alive.
@@ -414,23 +440,28 @@ impl<T: Send + 'static> Ticket<T> {
     pub(crate) fn answer(self, value: T) {
         let Self { replier, back } = self;
         if let Some(reply) = replier.put(Ok(value)) {
-            back.send(Letter::Deliver(reply));
+            Self::send_back(back.as_ref(), reply);
         }
     }
 
-    /// The job that runs `task` wherever it is polled and sends its
-    /// outcome (a panic caught) back by post; it stops when the request
-    /// is dropped, before or while it runs.
+    /// [`answering`](Self::answering) boxed, as a [`Job`] to hand over,
+    /// the answer sent as soon as it is there.
+    #[cfg(test)]
     pub(crate) fn job<F>(self, task: F) -> Job
     where
         F: Future<Output = T> + Send + 'static,
     {
-        Box::pin(self.answering(task))
+        let answering = self.answering(task);
+        Box::pin(async move { drop(answering.await) })
     }
 
-    /// What [`job`](Self::job) boxes: for a caller that runs it within a
-    /// future of its own.
-    pub(crate) fn answering<F>(self, task: F) -> impl Future<Output = ()> + Send + 'static
+    /// The future that runs `task` wherever it is polled, and gives its
+    /// outcome (a panic caught) to the request: the answer, put in the
+    /// reply, leaves when what this future returns is dropped, so that
+    /// the caller can give back what the request held first. It stops
+    /// when the request is dropped, before or while it runs (nothing to
+    /// send then).
+    pub(crate) fn answering<F>(self, task: F) -> impl Future<Output = Option<Outgoing<T>>> + Send + 'static
     where
         F: Future<Output = T> + Send + 'static,
     {
@@ -445,14 +476,28 @@ impl<T: Send + 'static> Ticket<T> {
                 task.as_mut().poll(cx).map(Some)
             })
             .await;
-            if let Some(reply) = outcome.and_then(|outcome| replier.put(outcome)) {
-                back.send(Letter::Deliver(reply));
-            }
+            let reply = outcome.and_then(|outcome| replier.put(outcome))?;
+            Some(Outgoing { reply: Some(reply), back })
+        }
+    }
+}
+
+/// An answer put in its reply, sent back to its request when dropped.
+pub(crate) struct Outgoing<T: Send + 'static> {
+    reply: Option<Arc<Reply<T>>>,
+    back: Option<Arc<Post>>,
+}
+
+impl<T: Send + 'static> Drop for Outgoing<T> {
+    fn drop(&mut self) {
+        if let Some(reply) = self.reply.take() {
+            Ticket::send_back(self.back.as_ref(), reply);
         }
     }
 }
 
 /// A task handed to another thread, and how it ended.
+#[cfg(test)]
 pub(crate) enum Running<T> {
     /// Spawned on the thread's runtime directly; aborted when dropped.
     Task(AbortOnDrop<T>),
@@ -469,6 +514,7 @@ pub(crate) enum Lost {
     Cancelled,
 }
 
+#[cfg(test)]
 impl<T> Future for Running<T> {
     type Output = Result<T, Lost>;
 

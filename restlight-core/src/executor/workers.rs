@@ -26,6 +26,7 @@
 //! thread is taken first and the first idle one in order, the threads are
 //! started in order, and only as many as ever ran handlers at once.
 
+#[cfg(test)]
 use std::future::Future;
 use std::io;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -35,7 +36,9 @@ use std::time::Duration;
 use tokio::runtime::{Handle, Runtime};
 use tokio::sync::oneshot;
 
-use super::post::{Post, Running};
+use super::post::Post;
+#[cfg(test)]
+use super::post::Running;
 
 /// The worker threads of one generation of an executor, or the server's IO
 /// event loops (which start every thread at once with [`start_all`](Self::start_all)).
@@ -148,6 +151,7 @@ impl Workers {
     /// [`post`](super::post)): with the others handed over in the same
     /// round, and its outcome back with the others its thread finished in
     /// the same round.
+    #[cfg(test)]
     pub(crate) fn spawn_with<M, F>(&self, make: M) -> io::Result<Running<F::Output>>
     where
         M: FnOnce(Held) -> F,
@@ -158,11 +162,15 @@ impl Workers {
         Ok(post.run(make(held)))
     }
 
-    /// Runs the job `make` builds on a thread claimed as
-    /// [`spawn_with`](Self::spawn_with) claims one; the job answers its
-    /// requests itself (see [`Ticket`](super::post::Ticket)). The error is
-    /// the operating system's refusal to start the thread (the job is not
-    /// built then).
+    /// Runs the job `make` builds on the first idle thread, or on the one
+    /// holding the fewest tasks when none is idle, starting that thread if
+    /// it has not started yet. `make` is given the claim on the thread,
+    /// which the job must hold until it ends; the job answers its requests
+    /// itself (see [`Ticket`](super::post::Ticket)). From a thread
+    /// Restlight started, the job goes by post (see [`post`](super::post)),
+    /// with the others handed over in the same round. The error is the
+    /// operating system's refusal to start the thread or its runtime (the
+    /// job is not built then).
     pub(crate) fn start<M>(&self, make: M) -> io::Result<()>
     where
         M: FnOnce(Held) -> super::post::Job,
