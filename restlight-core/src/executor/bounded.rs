@@ -25,7 +25,6 @@
 //! last request that spawned on it ends.
 
 use std::collections::VecDeque;
-use std::future::Future;
 use std::io;
 use std::sync::atomic::{fence, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -38,7 +37,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError};
 use super::failfast::FailFast;
 use super::metrics::{Counters, ExecutorMetrics};
 use super::panicked;
-use super::post::{Job, Lost, Outgoing, Ticket};
+use super::post::{Job, Lost, Ticket};
 use super::resize::{Resize, ResizeError};
 use super::scheduler::{owned_workers, Scheduler};
 use super::workers::{Held, Workers};
@@ -315,10 +314,9 @@ impl Limits {
     fn run_on(self: &Arc<Self>, pool: &Pool, task: BoxFuture<Response>, ticket: Ticket<Response>, slot: Slot) {
         let generation = pool.generation;
         let mut parts = Some((task, ticket, slot));
-        let counters = Arc::clone(&self.counters);
         let started = pool.spawner.start(|held| {
             let (task, ticket, slot) = parts.take().unwrap_or_else(|| unreachable!("built once"));
-            Box::pin(serve(ticket.answering(counted(task, counters)), slot, held, generation))
+            Box::pin(serve(task, ticket, slot, held, generation))
         });
         if let (Err(err), Some((task, ticket, mut slot))) = (started, parts.take()) {
             // Back to the slots, not to the next waiting request, whose
@@ -387,7 +385,8 @@ async fn counted(task: BoxFuture<Response>, counters: Arc<Counters>) -> Response
 /// are another generation (the executor was resized) is started on them.
 /// Every answer goes back by its ticket as soon as its handler has it.
 async fn serve(
-    first: impl Future<Output = Option<Outgoing<Response>>>,
+    task: BoxFuture<Response>,
+    ticket: Ticket<Response>,
     mut slot: Slot,
     held: Option<Held>,
     generation: u64,
@@ -395,9 +394,13 @@ async fn serve(
     /// Handlers run in one go before the thread's other tasks get a turn.
     const TURN: u32 = 32;
     let _held = held;
-    let mut answer = first.await;
-    let mut ran = 1;
+    let mut job = (task, ticket);
+    let mut ran = 0;
     loop {
+        let (task, ticket) = job;
+        let counters = Arc::clone(&slot.admission.0.counters);
+        let answer = ticket.answering(counted(task, counters)).await;
+        ran += 1;
         // The slot is handed on, or given back, before the answer leaves:
         // a client that has its answer finds the executor's counts past it.
         let Some(permit) = slot.permit.take() else { return };
@@ -413,16 +416,14 @@ async fn serve(
             limits.start(next, permit);
             return;
         }
-        let counters = Arc::clone(&slot.admission.0.counters);
         let Waiting { task, ticket, admission, .. } = next;
         // The previous request's place is given back here.
         slot = Slot { permit: Some(permit), admission };
         drop(answer);
+        job = (task, ticket);
         if ran % TURN == 0 {
             tokio::task::yield_now().await;
         }
-        answer = ticket.answering(counted(task, counters)).await;
-        ran += 1;
     }
 }
 
