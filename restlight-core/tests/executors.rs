@@ -355,3 +355,38 @@ async fn metrics_count_known_traffic() {
     assert!(m.queue_wait.p99() < Duration::from_secs(1), "{m:?}");
     assert_eq!(metrics(&app, "biz").completed, 0);
 }
+
+#[tokio::test]
+async fn requests_waiting_for_a_runtime_that_shut_down_are_answered_503() {
+    let external = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let gate = Arc::new(Semaphore::new(0));
+    let started = Arc::new(AtomicUsize::new(0));
+    let app = builder()
+        .scheduler("theirs", Scheduler::on_runtime(external.handle().clone()).max_active(1).queue(5000))
+        .route(gated("/slow", "theirs", &gate, &started))
+        .build()
+        .unwrap();
+    let client = MockClient::new(app.clone());
+    let running = tokio::spawn({
+        let client = client.clone();
+        async move { client.get("/slow").send().await }
+    });
+    eventually("one running", || metrics(&app, "theirs").active == 1).await;
+    // Thousands wait; then the runtime their slot is on goes away, and
+    // each one's handler is dropped as it is handed to it.
+    let waiting: Vec<_> = (0..4000)
+        .map(|_| {
+            let client = client.clone();
+            tokio::spawn(async move { client.get("/slow").send().await.status() })
+        })
+        .collect();
+    eventually("all waiting", || metrics(&app, "theirs").queued == 4000).await;
+    external.shutdown_background();
+    assert_eq!(running.await.unwrap().status(), 503);
+    for request in waiting {
+        assert_eq!(request.await.unwrap(), 503);
+    }
+    assert_eq!(started.load(Ordering::SeqCst), 1, "no waiting handler ran");
+    let m = metrics(&app, "theirs");
+    assert_eq!((m.active, m.queued), (0, 0), "{m:?}");
+}

@@ -288,9 +288,44 @@ impl Limits {
 
     /// Gives `permit` back: to the first waiting request, started on its
     /// threads, or to the slots.
+    ///
+    /// Starting a request can give a slot back at once (its handler is
+    /// dropped unrun when its threads have ended), which calls this again:
+    /// such slots are handed on by the outermost call, one after the
+    /// other, so that a long line meeting ended threads is answered in a
+    /// loop rather than in as many nested calls.
     fn give_back(self: &Arc<Self>, permit: OwnedSemaphorePermit) {
-        if let Some((waiting, permit)) = self.next(permit) {
-            self.start(waiting, permit);
+        let outermost = GIVING_BACK.with(|g| match g.borrow_mut().as_mut() {
+            Some(later) => {
+                later.push((Arc::clone(self), permit));
+                None
+            }
+            None => Some(permit),
+        });
+        let Some(permit) = outermost else { return };
+        GIVING_BACK.with(|g| *g.borrow_mut() = Some(Vec::new()));
+        // Unwinding (a handler's drop that panics) leaves no list behind:
+        // the slots in it go back to the semaphore.
+        struct Done;
+        impl Drop for Done {
+            fn drop(&mut self) {
+                drop(GIVING_BACK.with(|g| g.borrow_mut().take()));
+            }
+        }
+        let _done = Done;
+        let mut next = Some((Arc::clone(self), permit));
+        while let Some((limits, permit)) = next {
+            if let Some((waiting, permit)) = limits.next(permit) {
+                limits.start(waiting, permit);
+            }
+            next = GIVING_BACK.with(|g| {
+                let mut g = g.borrow_mut();
+                let later = g.as_mut().and_then(Vec::pop);
+                if later.is_none() {
+                    *g = None;
+                }
+                later
+            });
         }
     }
 
@@ -345,6 +380,15 @@ impl Limits {
             }
         }
     }
+}
+
+/// Slots given back while a thread gives one back, each with its limits.
+type GivenBack = Vec<(Arc<Limits>, OwnedSemaphorePermit)>;
+
+thread_local! {
+    /// Slots given back while this thread gives one back (see
+    /// [`Limits::give_back`]).
+    static GIVING_BACK: std::cell::RefCell<Option<GivenBack>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Takes a request out of the line when its future is dropped before its
