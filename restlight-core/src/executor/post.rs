@@ -49,8 +49,9 @@ use tokio::runtime::Handle;
 #[cfg(test)]
 use super::AbortOnDrop;
 
-/// A handler on its way to the thread that runs it, wrapped so that it
-/// sends its answer back by post and stops when its request is dropped.
+/// Work on its way to the thread that runs it: a handler wrapped so that
+/// it answers its request and stops when its request is dropped (see
+/// [`Ticket`]), or an executor's loop of such handlers.
 pub(crate) type Job = Pin<Box<dyn Future<Output = ()> + Send>>;
 
 /// An answer on its way back: its value already lies in the reply the
