@@ -60,8 +60,6 @@ pub(crate) struct Bounded {
     /// Numbers the threads of its runtimes, across resizes.
     thread_seq: Arc<AtomicUsize>,
     limits: Arc<Limits>,
-    fail_fast: Option<FailFast>,
-    counters: Arc<Counters>,
     /// Held by resizes only, never by requests.
     resizing: Mutex<ResizeState>,
 }
@@ -137,7 +135,8 @@ struct Limits {
     /// [`serve`]). A request is put here, and a slot given back, only
     /// under this lock, so none waits while a slot is free.
     waiting: Mutex<VecDeque<Waiting>>,
-    /// What answering a waiting request without running it needs.
+    /// The executor's fail-fast limit, counters and name, kept here only:
+    /// answering a waiting request without running it needs them too.
     fail_fast: Option<FailFast>,
     counters: Arc<Counters>,
     name: Box<str>,
@@ -501,7 +500,6 @@ impl Bounded {
         let thread_seq = Arc::new(AtomicUsize::new(0));
         let (spawner, threads) = scheduler.spawner(name, &thread_seq)?;
         let max_active = scheduler.max_active.unwrap_or(threads).max(1);
-        let counters = Arc::new(Counters::default());
         Ok(Self {
             name: name.to_owned(),
             owns_runtime: matches!(spawner, Spawner::Workers(_)),
@@ -515,11 +513,9 @@ impl Bounded {
                 admitted: AtomicUsize::new(0),
                 waiting: Mutex::default(),
                 fail_fast: scheduler.fail_fast,
-                counters: Arc::clone(&counters),
+                counters: Arc::default(),
                 name: name.into(),
             }),
-            fail_fast: scheduler.fail_fast,
-            counters,
             resizing: Mutex::new(ResizeState { max_active_explicit: scheduler.max_active.is_some() }),
         })
     }
@@ -537,7 +533,7 @@ impl Bounded {
     /// needs it or the request has to wait for a slot: a request that finds
     /// a free slot takes it at once and is counted as not having waited.
     pub(crate) async fn run(&self, task: BoxFuture<Response>, received: Option<Instant>) -> Response {
-        let checked_at = match self.fail_fast {
+        let checked_at = match self.limits.fail_fast {
             Some(ff @ FailFast::Ttfb(_)) => {
                 let now = Instant::now();
                 if ff.expired(received.unwrap_or(now), now, now) {
@@ -548,7 +544,7 @@ impl Bounded {
             _ => None,
         };
         let Some(admission) = self.admit() else {
-            Counters::bump(&self.counters.rejected);
+            Counters::bump(&self.limits.counters.rejected);
             let max_active = self.limits.max_active.load(Ordering::Relaxed);
             let queue = self.limits.queue.load(Ordering::Relaxed);
             return HttpError::too_many_requests(format!(
@@ -560,7 +556,7 @@ impl Bounded {
             .with("queue", queue)
             .into_response();
         };
-        let mut pending = Pending { counters: &self.counters, done: false };
+        let mut pending = Pending { counters: &self.limits.counters, done: false };
         // The threads stay up while this request runs on them, even if a
         // resize replaces them meanwhile; the last request to end stops
         // them (here, on the caller's thread, never on their own).
@@ -617,7 +613,7 @@ impl Bounded {
         };
         let in_line = match (permit, parts) {
             (Ok(permit), Some((task, ticket, admission))) => {
-                self.counters.record_wait(Duration::ZERO);
+                self.limits.counters.record_wait(Duration::ZERO);
                 self.limits.run_on(pool, task, ticket, Slot { permit: Some(permit), admission });
                 0
             }
@@ -632,7 +628,7 @@ impl Bounded {
         match res {
             Ok(res) => res,
             Err(Lost::Panicked) => {
-                Counters::bump(&self.counters.panicked);
+                Counters::bump(&self.limits.counters.panicked);
                 panicked()
             }
             Err(Lost::Cancelled) => HttpError::service_unavailable("the request was cancelled").into_response(),
@@ -643,7 +639,7 @@ impl Bounded {
     /// a time-to-first-byte fail-fast measures from it, so for any other
     /// executor the dispatcher does not read the clock.
     pub(crate) fn needs_received_at(&self) -> bool {
-        matches!(self.fail_fast, Some(FailFast::Ttfb(_)))
+        matches!(self.limits.fail_fast, Some(FailFast::Ttfb(_)))
     }
 
     fn shutting_down(&self) -> Response {
@@ -662,7 +658,7 @@ impl Bounded {
     }
 
     fn failed_fast(&self, ff: FailFast) -> Response {
-        failed_fast(&self.counters, &self.name, ff)
+        failed_fast(&self.limits.counters, &self.name, ff)
     }
 
     /// Answers 503 to every queued request, now and from now on; running
@@ -738,12 +734,12 @@ impl Bounded {
             queue_capacity: self.limits.queue.load(Ordering::Acquire),
             active,
             queued: admitted.saturating_sub(active),
-            completed: self.counters.completed.load(Ordering::Relaxed),
-            rejected: self.counters.rejected.load(Ordering::Relaxed),
-            fail_fast: self.counters.fail_fast.load(Ordering::Relaxed),
-            panicked: self.counters.panicked.load(Ordering::Relaxed),
-            cancelled: self.counters.cancelled.load(Ordering::Relaxed),
-            queue_wait: self.counters.queue_wait(),
+            completed: self.limits.counters.completed.load(Ordering::Relaxed),
+            rejected: self.limits.counters.rejected.load(Ordering::Relaxed),
+            fail_fast: self.limits.counters.fail_fast.load(Ordering::Relaxed),
+            panicked: self.limits.counters.panicked.load(Ordering::Relaxed),
+            cancelled: self.limits.counters.cancelled.load(Ordering::Relaxed),
+            queue_wait: self.limits.counters.queue_wait(),
             resizable_threads: self.owns_runtime,
         }
     }
