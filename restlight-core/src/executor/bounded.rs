@@ -101,7 +101,7 @@ impl Spawner {
         match self {
             Self::Workers(workers) => workers.start(|held| make(Some(held))),
             Self::Runtime(handle) => {
-                drop(handle.spawn(make(None)));
+                drop(handle.spawn(make(None).run()));
                 Ok(())
             }
         }
@@ -350,7 +350,7 @@ impl Limits {
         let mut parts = Some((task, ticket, slot));
         let started = pool.spawner.start(|held| {
             let (task, ticket, slot) = parts.take().unwrap_or_else(|| unreachable!("built once"));
-            Box::pin(serve(task, ticket, slot, held, generation))
+            Job::Serve(Serve { task, ticket, slot, held, generation })
         });
         if let (Err(err), Some((task, ticket, mut slot))) = (started, parts.take()) {
             // Back to the slots, not to the next waiting request, whose
@@ -419,7 +419,25 @@ async fn counted(task: BoxFuture<Response>, counters: Arc<Counters>) -> Response
     res
 }
 
-/// Runs `first` on the thread it was given to, then, holding `slot`, the
+/// An executor's loop ([`serve`]) on its way to the thread that runs it,
+/// which builds its future (see [`Job`]).
+pub(crate) struct Serve {
+    task: BoxFuture<Response>,
+    ticket: Ticket<Response>,
+    slot: Slot,
+    held: Option<Held>,
+    generation: u64,
+}
+
+impl Serve {
+    /// The loop, run wherever it is polled.
+    pub(crate) fn run(self) -> impl std::future::Future<Output = ()> + Send {
+        let Self { task, ticket, slot, held, generation } = self;
+        serve(task, ticket, slot, held, generation)
+    }
+}
+
+/// Runs `task` on the thread it was given to, then, holding `slot`, the
 /// request that waits longest for a slot of this executor, and the next,
 /// until none waits: a handler that finishes while requests wait hands its
 /// slot on where it is, so a busy executor's thread takes request after

@@ -46,13 +46,34 @@ use futures_util::task::AtomicWaker;
 use futures_util::FutureExt;
 use tokio::runtime::Handle;
 
+use super::bounded::Serve;
 #[cfg(test)]
 use super::AbortOnDrop;
 
-/// Work on its way to the thread that runs it: a handler wrapped so that
-/// it answers its request and stops when its request is dropped (see
-/// [`Ticket`]), or an executor's loop of such handlers.
-pub(crate) type Job = Pin<Box<dyn Future<Output = ()> + Send>>;
+/// Work on its way to the thread that runs it: an executor's loop of
+/// handlers, each of which answers its request and stops when its request
+/// is dropped (see [`Ticket`]). The loop's future is built on the thread
+/// that runs it, so its memory is taken and given back by one thread: a
+/// future built on the request's thread and freed on the business thread
+/// would empty the request thread's allocator cache for its size, at
+/// every request.
+pub(crate) enum Job {
+    Serve(Serve),
+    /// A future built where it was sent (the post's own tests).
+    #[cfg(test)]
+    Future(Pin<Box<dyn Future<Output = ()> + Send>>),
+}
+
+impl Job {
+    /// What the job does, run wherever it is polled.
+    pub(crate) async fn run(self) {
+        match self {
+            Self::Serve(serve) => serve.run().await,
+            #[cfg(test)]
+            Self::Future(future) => future.await,
+        }
+    }
+}
 
 /// An answer on its way back: its value already lies in the reply the
 /// request waits on; delivering it, on the request's thread, wakes the
@@ -278,7 +299,8 @@ impl Post {
                 // spawned as a task, which polls it again (with its own
                 // waker: a wake-up registered here only makes this
                 // postman run once more for nothing).
-                Letter::Run(mut job) => {
+                Letter::Run(job) => {
+                    let mut job = Box::pin(job.run());
                     // A panic here (the handler's own are caught inside
                     // the job; this is one in dropping what it left) must
                     // not end the postman either.
@@ -453,7 +475,7 @@ impl<T: Send + 'static> Ticket<T> {
         F: Future<Output = T> + Send + 'static,
     {
         let answering = self.answering(task);
-        Box::pin(async move { drop(answering.await) })
+        Job::Future(Box::pin(async move { drop(answering.await) }))
     }
 
     /// The future that runs `task` wherever it is polled, and gives its
