@@ -52,7 +52,6 @@ pub(crate) const TEARDOWN_GRACE: Duration = Duration::from_secs(1);
 /// A bounded executor built from a [`Scheduler`].
 #[derive(Debug)]
 pub(crate) struct Bounded {
-    name: String,
     /// Where new handlers are spawned; replaced by a thread-count resize.
     pool: ArcSwap<Pool>,
     /// Whether the executor owns its threads, so their count can change.
@@ -519,7 +518,6 @@ impl Bounded {
         let (spawner, threads) = scheduler.spawner(name, &thread_seq)?;
         let max_active = scheduler.max_active.unwrap_or(threads).max(1);
         Ok(Self {
-            name: name.to_owned(),
             owns_runtime: matches!(spawner, Spawner::Workers(_)),
             pool: ArcSwap::from_pointee(Pool { spawner, threads, generation: next_generation() }),
             thread_seq,
@@ -536,6 +534,11 @@ impl Bounded {
             }),
             resizing: Mutex::new(ResizeState { max_active_explicit: scheduler.max_active.is_some() }),
         })
+    }
+
+    /// The executor's name.
+    fn name(&self) -> &str {
+        &self.limits.name
     }
 
     /// Runs `task` on a worker slot, or answers 429 (queue full), 503
@@ -567,9 +570,9 @@ impl Bounded {
             let queue = self.limits.queue.load(Ordering::Relaxed);
             return HttpError::too_many_requests(format!(
                 "executor `{}` is full: {max_active} requests running and {queue} queued",
-                self.name
+                self.name()
             ))
-            .with("executor", self.name.as_str())
+            .with("executor", self.name())
             .with("maxActive", max_active)
             .with("queue", queue)
             .into_response();
@@ -661,8 +664,8 @@ impl Bounded {
     }
 
     fn shutting_down(&self) -> Response {
-        HttpError::service_unavailable(format!("executor `{}` is shutting down", self.name))
-            .with("executor", self.name.as_str())
+        HttpError::service_unavailable(format!("executor `{}` is shutting down", self.name()))
+            .with("executor", self.name())
             .into_response()
     }
 
@@ -676,7 +679,7 @@ impl Bounded {
     }
 
     fn failed_fast(&self, ff: FailFast) -> Response {
-        failed_fast(&self.limits.counters, &self.name, ff)
+        failed_fast(&self.limits.counters, self.name(), ff)
     }
 
     /// Answers 503 to every queued request, now and from now on; running
@@ -695,7 +698,7 @@ impl Bounded {
         let mut state = self.resizing.lock().unwrap_or_else(PoisonError::into_inner);
         if resize.threads.is_some() && !self.owns_runtime {
             return Err(ResizeError::NotResizable {
-                executor: self.name.clone(),
+                executor: self.name().to_owned(),
                 field: "threads",
                 reason: "it runs on a tokio runtime it does not own (`Scheduler::on_runtime`)".to_owned(),
             });
@@ -704,8 +707,10 @@ impl Bounded {
         let new_threads = resize.threads.filter(|&t| t != threads_now);
         let pool = match new_threads {
             Some(threads) => {
-                let workers = owned_workers(&self.name, threads, &self.thread_seq);
-                workers.start_first().map_err(|source| ResizeError::Runtime { executor: self.name.clone(), source })?;
+                let workers = owned_workers(self.name(), threads, &self.thread_seq);
+                workers
+                    .start_first()
+                    .map_err(|source| ResizeError::Runtime { executor: self.name().to_owned(), source })?;
                 Some(workers)
             }
             None => None,
@@ -732,7 +737,7 @@ impl Bounded {
             drop(self.pool.swap(Arc::new(pool)));
         }
         tracing::info!(
-            executor = %self.name,
+            executor = %self.name(),
             threads = self.pool.load().threads,
             max_active = self.limits.max_active.load(Ordering::Relaxed),
             queue = self.limits.queue.load(Ordering::Relaxed),
@@ -746,7 +751,7 @@ impl Bounded {
         let active = self.limits.active();
         let admitted = self.limits.admitted.load(Ordering::Acquire);
         ExecutorMetrics {
-            name: self.name.clone(),
+            name: self.name().to_owned(),
             threads: self.pool.load().threads,
             max_active: self.limits.max_active.load(Ordering::Acquire),
             queue_capacity: self.limits.queue.load(Ordering::Acquire),
