@@ -100,7 +100,7 @@ impl Spawner {
         match self {
             Self::Workers(workers) => workers.start(|held| make(Some(held))),
             Self::Runtime(handle) => {
-                drop(handle.spawn(make(None).run()));
+                drop(handle.spawn(make(None).into_future()));
                 Ok(())
             }
         }

@@ -65,12 +65,13 @@ pub(crate) enum Job {
 }
 
 impl Job {
-    /// What the job does, run wherever it is polled.
-    pub(crate) async fn run(self) {
+    /// What the job does, boxed where it will be polled. Erased, so that
+    /// every job makes one kind of task when it is spawned.
+    pub(crate) fn into_future(self) -> Pin<Box<dyn Future<Output = ()> + Send>> {
         match self {
-            Self::Serve(serve) => serve.run().await,
+            Self::Serve(serve) => Box::pin(serve.run()),
             #[cfg(test)]
-            Self::Future(future) => future.await,
+            Self::Future(future) => future,
         }
     }
 }
@@ -300,7 +301,7 @@ impl Post {
                 // waker: a wake-up registered here only makes this
                 // postman run once more for nothing).
                 Letter::Run(job) => {
-                    let mut job = Box::pin(job.run());
+                    let mut job = job.into_future();
                     // A panic here (the handler's own are caught inside
                     // the job; this is one in dropping what it left) must
                     // not end the postman either.
