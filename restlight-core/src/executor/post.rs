@@ -162,17 +162,18 @@ impl<T> Drop for Replier<T> {
 /// The request's end of a [`Reply`]: its outcome once put in, whether or
 /// not the letter has arrived yet. Dropping it before then stops the
 /// handler.
-pub(crate) struct Awaited<T> {
-    reply: Arc<Reply<T>>,
+pub(crate) struct Awaited<T: Send + 'static> {
+    /// `None` only once dropped.
+    reply: Option<Arc<Reply<T>>>,
     /// The outcome has been taken: nothing is left to stop.
     done: bool,
 }
 
-impl<T> Future for Awaited<T> {
+impl<T: Send + 'static> Future for Awaited<T> {
     type Output = Result<T, Lost>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let reply = &self.reply;
+        let Some(reply) = &self.reply else { return Poll::Ready(Err(Lost::Cancelled)) };
         // Registered before looking: an outcome put in, or a handler
         // dropped, after the look wakes this task.
         reply.request.register(cx.waker());
@@ -187,13 +188,40 @@ impl<T> Future for Awaited<T> {
     }
 }
 
-impl<T> Drop for Awaited<T> {
+impl<T: Send + 'static> Drop for Awaited<T> {
     fn drop(&mut self) {
+        let Some(mut reply) = self.reply.take() else { return };
         if !self.done {
-            self.reply.request_gone.store(true, Ordering::Release);
-            self.reply.handler.wake();
+            reply.request_gone.store(true, Ordering::Release);
+            reply.handler.wake();
+            return;
+        }
+        // Answered, and the letter that brought the answer already gone
+        // (it usually is: it is dropped as it is delivered, before the
+        // request runs again): kept for this thread's next request.
+        if let Some(spent) = Arc::get_mut(&mut reply) {
+            *spent = Reply::new();
+            let _ = SPARE_REPLIES.try_with(|spare| {
+                let mut spare = spare.borrow_mut();
+                if spare.len() < MAX_SPARE_REPLIES {
+                    spare.push(reply);
+                }
+            });
         }
     }
+}
+
+/// The most spare replies a thread keeps.
+const MAX_SPARE_REPLIES: usize = 64;
+
+thread_local! {
+    /// Replies of requests that have ended on this thread, for its next
+    /// ones. A thread that hands many requests over at once (an IO thread
+    /// at 64 connections to a business route) holds as many replies at
+    /// once and gives them back together, more of one size than the
+    /// allocator's per-thread cache keeps, so each would take and give
+    /// back its memory by the allocator's slow path.
+    static SPARE_REPLIES: RefCell<Vec<Arc<dyn std::any::Any + Send + Sync>>> = const { RefCell::new(Vec::new()) };
 }
 
 /// One thread's inbox, the postman to wake when mail arrives, its runtime
@@ -436,9 +464,12 @@ impl<T: Send + 'static> Ticket<T> {
     }
 
     fn to(back: Option<Arc<Post>>) -> (Self, Awaited<T>) {
-        let reply = Arc::new(Reply::new());
+        let spare = SPARE_REPLIES.try_with(|spare| spare.borrow_mut().pop()).ok().flatten();
+        // A spare reply of another kind (only the tests answer anything
+        // but responses) is let go.
+        let reply = spare.and_then(|spare| spare.downcast::<Reply<T>>().ok()).unwrap_or_else(|| Arc::new(Reply::new()));
         let replier = Replier(Some(Arc::clone(&reply)));
-        (Self { replier, back }, Awaited { reply, done: false })
+        (Self { replier, back }, Awaited { reply: Some(reply), done: false })
     }
 
     /// Sends `reply`, its outcome put in, back to the request.
@@ -522,7 +553,7 @@ impl<T: Send + 'static> Drop for Outgoing<T> {
 
 /// A task handed to another thread, and how it ended.
 #[cfg(test)]
-pub(crate) enum Running<T> {
+pub(crate) enum Running<T: Send + 'static> {
     /// Spawned on the thread's runtime directly; aborted when dropped.
     Task(AbortOnDrop<T>),
     /// Sent by post: the panic or the value, when it comes.
@@ -539,7 +570,7 @@ pub(crate) enum Lost {
 }
 
 #[cfg(test)]
-impl<T> Future for Running<T> {
+impl<T: Send + 'static> Future for Running<T> {
     type Output = Result<T, Lost>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
@@ -776,5 +807,42 @@ mod tests {
         assert_eq!(panicked, Err(Lost::Panicked));
         assert_eq!(after.unwrap(), "post-biz-e-0", "the thread serves on after a panic");
         assert_eq!(ended, Err(Lost::Cancelled));
+    }
+
+    #[test]
+    fn an_answered_reply_is_reused_by_the_next_request_on_its_thread_and_starts_empty() {
+        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let (first, awaited) = Ticket::<u32>::new();
+        let id = first.id();
+        // Its handler ends without answering (its thread ended).
+        drop(first);
+        assert_eq!(rt.block_on(awaited), Err(Lost::Cancelled));
+        // Memory of the reply's size, which the allocator would hand out
+        // again first had the reply been given back to it.
+        let filler: Vec<u8> = Vec::with_capacity(std::mem::size_of::<Reply<u32>>() + 16);
+        let (second, mut awaited) = Ticket::<u32>::new();
+        assert_eq!(second.id(), id, "the first request's reply, kept by its thread");
+        assert!(!second.request_gone(), "nothing of the first request's state is left");
+        let waker = futures_util::task::noop_waker();
+        let pending = Pin::new(&mut awaited).poll(&mut Context::from_waker(&waker));
+        assert!(pending.is_pending(), "no answer and no end of a handler before this one's");
+        second.answer(2);
+        assert_eq!(rt.block_on(awaited), Ok(2));
+        drop(filler);
+        // A request that went before its answer keeps its reply from the
+        // next one: its handler may still put an answer in.
+        let (third, awaited) = Ticket::<u32>::new();
+        assert_eq!(third.id(), id);
+        drop(awaited);
+        assert!(third.request_gone());
+        let (fourth, awaited) = Ticket::<u32>::new();
+        assert_ne!(fourth.id(), id, "a reply still held by a handler is not reused");
+        third.answer(3);
+        fourth.answer(4);
+        assert_eq!(rt.block_on(awaited), Ok(4));
+        // A spare reply of another kind is let go, not handed out.
+        let (other, awaited) = Ticket::<String>::new();
+        other.answer("five".to_owned());
+        assert_eq!(rt.block_on(awaited), Ok("five".to_owned()));
     }
 }
