@@ -34,7 +34,7 @@ use crate::codec::url_format::{FromUrl, UrlFormat};
 use crate::codec::{self, Codec, Codecs, EntityCodecs};
 use crate::compress::{self, CompressOptions};
 use crate::error::{BoxError, HttpError};
-use crate::executor::ReceivedAt;
+use crate::executor::{Exec, ReceivedAt};
 use crate::handler::{BoxFuture, Immediate};
 use crate::media::{best_of, Accept, MediaType};
 use crate::request::RequestContext;
@@ -329,6 +329,10 @@ pub(crate) enum Serving {
     /// and answered 500), else its executor's; `respond` is taken when it
     /// is ready.
     Run { respond: Option<Respond>, task: BoxFuture<Response>, inline: bool },
+    /// The handler has been handed to a bounded executor without a time
+    /// limit: `handed` is the request's end of it, held here (no future
+    /// of the executor's is boxed); `respond` as for `Run`.
+    Handed { respond: Option<Respond>, handed: crate::executor::Handed },
     /// The body is to be read first.
     Read(BoxFuture<Response>),
 }
@@ -357,18 +361,25 @@ impl Future for Serving {
                 } else {
                     std::task::ready!(task.as_mut().poll(cx))
                 };
-                let mut res = res;
-                // Written with the `Respond` where it lies (it is some
-                // hundred bytes), then dropped there.
-                match respond {
-                    Some(respond) => respond.finish(&mut res),
-                    None => return Poll::Ready(polled_again()),
-                }
-                *respond = None;
-                Poll::Ready(res)
+                Poll::Ready(finish(respond, res))
+            }
+            Serving::Handed { respond, handed } => {
+                let res = std::task::ready!(Pin::new(handed).poll(cx));
+                Poll::Ready(finish(respond, res))
             }
         }
     }
+}
+
+/// Writes the handler's answer `res` with the `Respond` where it lies (it
+/// is some hundred bytes), then drops it there.
+fn finish(respond: &mut Option<Respond>, mut res: Response) -> Response {
+    match respond {
+        Some(respond) => respond.finish(&mut res),
+        None => return polled_again(),
+    }
+    *respond = None;
+    res
 }
 
 impl fmt::Debug for Serving {
@@ -376,6 +387,7 @@ impl fmt::Debug for Serving {
         let step = match self {
             Serving::Answered(_) => "answered",
             Serving::Run { .. } => "run",
+            Serving::Handed { .. } => "handed",
             Serving::Read(_) => "read",
         };
         f.debug_tuple("Serving").field(&step).finish()
@@ -497,6 +509,10 @@ impl Respond {
         // (the server's, when tracing is on) as its parent.
         let span = tracing::Span::current();
         let task = if span.is_none() { task } else { Box::pin(tracing::Instrument::instrument(task, span)) };
+        if let (Exec::Bounded(bounded), None) = (&route.exec, route.info.timeout) {
+            let handed = bounded.start(task, self.received);
+            return Serving::Handed { respond: Some(self), handed };
+        }
         let (route, received) = (Arc::clone(route), self.received);
         let task: BoxFuture<Response> =
             Box::pin(async move { route.exec.run(task, received, route.info.timeout).await });

@@ -389,21 +389,80 @@ thread_local! {
     static GIVING_BACK: std::cell::RefCell<Option<GivenBack>> = const { std::cell::RefCell::new(None) };
 }
 
-/// Takes a request out of the line when its future is dropped before its
-/// answer (`id` is its ticket's; 0 once answered).
-struct InLine<'a> {
-    limits: &'a Limits,
-    id: usize,
+/// What [`Bounded::start`] gives the request: its answer made at once,
+/// or the wait for the handler's.
+#[derive(Debug)]
+pub(crate) enum Handed {
+    /// Taken when polled (boxed: the rare answer made at once keeps the
+    /// future the size of the wait).
+    Answered(Option<Box<Response>>),
+    Waiting(Answering),
 }
 
-impl Drop for InLine<'_> {
+impl std::future::Future for Handed {
+    type Output = Response;
+
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Response> {
+        match &mut *self {
+            Self::Answered(res) => {
+                std::task::Poll::Ready(*res.take().expect("a request's executor future was polled after it completed"))
+            }
+            Self::Waiting(answering) => std::pin::Pin::new(answering).poll(cx),
+        }
+    }
+}
+
+/// An admitted request's wait for its handler's answer. Dropped before
+/// the answer, it takes the request out of the line (its place given
+/// back) or stops its handler, and counts the request as cancelled.
+pub(crate) struct Answering {
+    answer: super::post::Awaited<Response>,
+    limits: Arc<Limits>,
+    /// The request's ticket's id while it waits in the line; 0 once it
+    /// runs or is answered.
+    in_line: usize,
+    /// The threads the request loaded; `None` once answered.
+    pool: Option<Arc<Pool>>,
+}
+
+impl std::fmt::Debug for Answering {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Answering").field("in_line", &(self.in_line != 0)).finish_non_exhaustive()
+    }
+}
+
+impl std::future::Future for Answering {
+    type Output = Response;
+
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Response> {
+        let res = std::task::ready!(std::pin::Pin::new(&mut self.answer).poll(cx));
+        self.in_line = 0;
+        drop(self.pool.take());
+        std::task::Poll::Ready(match res {
+            Ok(res) => res,
+            Err(Lost::Panicked) => {
+                Counters::bump(&self.limits.counters.panicked);
+                panicked()
+            }
+            Err(Lost::Cancelled) => HttpError::service_unavailable("the request was cancelled").into_response(),
+        })
+    }
+}
+
+impl Drop for Answering {
     fn drop(&mut self) {
-        if self.id == 0 {
+        if self.pool.is_none() {
             return;
         }
+        Counters::bump(&self.limits.counters.cancelled);
+        if self.in_line == 0 {
+            return;
+        }
+        // A request dropped while it waits leaves the line at once (its
+        // place is given back); one dropped later stops its handler.
         let left = {
             let mut line = self.limits.waiting();
-            let at = line.iter().position(|w| w.ticket.id() == self.id);
+            let at = line.iter().position(|w| w.ticket.id() == self.in_line);
             at.and_then(|at| line.remove(at))
         };
         drop(left);
@@ -544,21 +603,31 @@ impl Bounded {
     /// Runs `task` on a worker slot, or answers 429 (queue full), 503
     /// (past the fail-fast time, or shutting down) or 500 (panic).
     ///
-    /// Admission is decided on the first poll, before any await, so a full
-    /// queue answers at once. Dropping the returned future leaves the queue
-    /// or aborts the running task.
+    /// Dropping the returned future leaves the queue or aborts the
+    /// running task. See [`start`](Self::start).
+    pub(crate) async fn run(&self, task: BoxFuture<Response>, received: Option<Instant>) -> Response {
+        self.start(task, received).await
+    }
+
+    /// Hands `task` over at once: admission is decided here (429 when
+    /// full), and the handler runs on a free slot or waits in
+    /// [`Limits::waiting`], where the next handler to finish takes it.
+    /// What is returned is the request's end of it, a future of its own
+    /// kind (no future of the executor's to box): the answer, or the
+    /// wait for it. Dropping it leaves the queue or aborts the running
+    /// task.
     ///
     /// `received` is when the request arrived, needed only by a
     /// time-to-first-byte fail-fast ([`needs_received_at`](Self::needs_received_at));
     /// now when unknown. The clock is read only when a fail-fast limit
     /// needs it or the request has to wait for a slot: a request that finds
     /// a free slot takes it at once and is counted as not having waited.
-    pub(crate) async fn run(&self, task: BoxFuture<Response>, received: Option<Instant>) -> Response {
+    pub(crate) fn start(&self, task: BoxFuture<Response>, received: Option<Instant>) -> Handed {
         let checked_at = match self.limits.fail_fast {
             Some(ff @ FailFast::Ttfb(_)) => {
                 let now = Instant::now();
                 if ff.expired(received.unwrap_or(now), now, now) {
-                    return self.failed_fast(ff);
+                    return Handed::Answered(Some(Box::new(self.failed_fast(ff))));
                 }
                 Some(now)
             }
@@ -568,41 +637,22 @@ impl Bounded {
             Counters::bump(&self.limits.counters.rejected);
             let max_active = self.limits.max_active.load(Ordering::Relaxed);
             let queue = self.limits.queue.load(Ordering::Relaxed);
-            return HttpError::too_many_requests(format!(
-                "executor `{}` is full: {max_active} requests running and {queue} queued",
-                self.name()
-            ))
-            .with("executor", self.name())
-            .with("maxActive", max_active)
-            .with("queue", queue)
-            .into_response();
+            return Handed::Answered(Some(Box::new(
+                HttpError::too_many_requests(format!(
+                    "executor `{}` is full: {max_active} requests running and {queue} queued",
+                    self.name()
+                ))
+                .with("executor", self.name())
+                .with("maxActive", max_active)
+                .with("queue", queue)
+                .into_response(),
+            )));
         };
-        let mut pending = Pending { counters: &self.limits.counters, done: false };
         // The threads stay up while this request runs on them, even if a
         // resize replaces them meanwhile; the last request to end stops
         // them (here, on the caller's thread, never on their own).
         let pool = self.pool.load_full();
         let (ticket, answer) = Ticket::new();
-        let res = self.run_in_line(task, ticket, answer, admission, &pool, checked_at, received).await;
-        pending.done = true;
-        drop(pool);
-        res
-    }
-
-    /// [`run`](Self::run) once admitted: the handler runs on a free slot
-    /// at once, or waits in [`Limits::waiting`], where the next handler to
-    /// finish takes it.
-    #[allow(clippy::too_many_arguments)]
-    async fn run_in_line(
-        &self,
-        task: BoxFuture<Response>,
-        ticket: Ticket<Response>,
-        answer: super::post::Awaited<Response>,
-        admission: Admission,
-        pool: &Arc<Pool>,
-        checked_at: Option<Instant>,
-        received: Option<Instant>,
-    ) -> Response {
         let id = ticket.id();
         let mut parts = Some((task, ticket, admission));
         let slots = &self.limits.slots;
@@ -619,7 +669,7 @@ impl Bounded {
                                 task,
                                 ticket,
                                 admission,
-                                pool: Arc::clone(pool),
+                                pool: Arc::clone(&pool),
                                 // The clock is read only for a request that waits.
                                 queued_at: checked_at.unwrap_or_else(Instant::now),
                                 received,
@@ -635,25 +685,13 @@ impl Bounded {
         let in_line = match (permit, parts) {
             (Ok(permit), Some((task, ticket, admission))) => {
                 self.limits.counters.record_wait(Duration::ZERO);
-                self.limits.run_on(pool, task, ticket, Slot { permit: Some(permit), admission });
+                self.limits.run_on(&pool, task, ticket, Slot { permit: Some(permit), admission });
                 0
             }
-            (Err(TryAcquireError::Closed), _) => return self.shutting_down(),
+            (Err(TryAcquireError::Closed), _) => return Handed::Answered(Some(Box::new(self.shutting_down()))),
             _ => id,
         };
-        // A request dropped while it waits leaves the line at once (its
-        // place is given back); one dropped later stops its handler.
-        let mut in_line = InLine { limits: &self.limits, id: in_line };
-        let res = answer.await;
-        in_line.id = 0;
-        match res {
-            Ok(res) => res,
-            Err(Lost::Panicked) => {
-                Counters::bump(&self.limits.counters.panicked);
-                panicked()
-            }
-            Err(Lost::Cancelled) => HttpError::service_unavailable("the request was cancelled").into_response(),
-        }
+        Handed::Waiting(Answering { answer, limits: Arc::clone(&self.limits), in_line, pool: Some(pool) })
     }
 
     /// Whether [`run`](Self::run) needs the time the request arrived: only
@@ -789,20 +827,6 @@ struct Admission(Arc<Limits>);
 impl Drop for Admission {
     fn drop(&mut self) {
         self.0.admitted.fetch_sub(1, Ordering::AcqRel);
-    }
-}
-
-/// Counts a request as cancelled when it is dropped before its answer.
-struct Pending<'a> {
-    counters: &'a Counters,
-    done: bool,
-}
-
-impl Drop for Pending<'_> {
-    fn drop(&mut self) {
-        if !self.done {
-            Counters::bump(&self.counters.cancelled);
-        }
     }
 }
 

@@ -27,7 +27,7 @@ use futures_util::FutureExt;
 use tokio::runtime::Handle;
 use tokio::task::JoinHandle;
 
-pub(crate) use bounded::Bounded;
+pub(crate) use bounded::{Bounded, Handed};
 pub use failfast::{FailFast, ReceivedAt};
 pub use metrics::{ExecutorMetrics, QueueWait};
 pub use resize::{Resize, ResizeError, MAX_RESIZE_THREADS};
