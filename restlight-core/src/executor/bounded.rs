@@ -418,8 +418,9 @@ impl std::future::Future for Handed {
 pub(crate) struct Answering {
     answer: super::post::Awaited<Response>,
     limits: Arc<Limits>,
-    /// The request's ticket's id while it waits in the line; 0 once it
-    /// runs or is answered.
+    /// The request's ticket's id when it was put in the line (a handler
+    /// may have taken it since); 0 when it found a free slot, or once
+    /// answered.
     in_line: usize,
     /// The threads the request loaded; `None` once answered.
     pool: Option<Arc<Pool>>,
