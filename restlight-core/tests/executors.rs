@@ -16,6 +16,12 @@ use restlight_core::{get, FailFast, ReceivedAt, Scheduler, StartupError};
 use support::{builder, eventually, metrics};
 use tokio::sync::Semaphore;
 
+/// `GET /slow` sent from a task of its own.
+fn spawn_slow(client: &MockClient) -> tokio::task::JoinHandle<restlight_core::test::MockResponse> {
+    let client = client.clone();
+    tokio::spawn(async move { client.get("/slow").send().await })
+}
+
 fn thread_name() -> String {
     std::thread::current().name().unwrap_or_default().to_owned()
 }
@@ -117,15 +123,9 @@ async fn a_full_queue_answers_429_at_once() {
         .build()
         .unwrap();
     let client = MockClient::new(app.clone());
-    let running = tokio::spawn({
-        let client = client.clone();
-        async move { client.get("/slow").send().await }
-    });
+    let running = spawn_slow(&client);
     eventually("one running", || metrics(&app, "small").active == 1).await;
-    let queued = tokio::spawn({
-        let client = client.clone();
-        async move { client.get("/slow").send().await }
-    });
+    let queued = spawn_slow(&client);
     eventually("one queued", || metrics(&app, "small").queued == 1).await;
 
     let start = Instant::now();
@@ -154,15 +154,9 @@ async fn a_request_queued_past_the_fail_fast_time_gets_503_without_running() {
         .build()
         .unwrap();
     let client = MockClient::new(app.clone());
-    let first = tokio::spawn({
-        let client = client.clone();
-        async move { client.get("/slow").send().await }
-    });
+    let first = spawn_slow(&client);
     eventually("one running", || metrics(&app, "ff").active == 1).await;
-    let second = tokio::spawn({
-        let client = client.clone();
-        async move { client.get("/slow").send().await }
-    });
+    let second = spawn_slow(&client);
     eventually("one queued", || metrics(&app, "ff").queued == 1).await;
     tokio::time::sleep(Duration::from_millis(100)).await;
     gate.add_permits(1);
@@ -263,24 +257,15 @@ async fn dropping_a_queued_request_removes_it_from_the_queue() {
         .build()
         .unwrap();
     let client = MockClient::new(app.clone());
-    let running = tokio::spawn({
-        let client = client.clone();
-        async move { client.get("/slow").send().await }
-    });
+    let running = spawn_slow(&client);
     eventually("one running", || metrics(&app, "q").active == 1).await;
-    let queued = tokio::spawn({
-        let client = client.clone();
-        async move { client.get("/slow").send().await }
-    });
+    let queued = spawn_slow(&client);
     eventually("one queued", || metrics(&app, "q").queued == 1).await;
     queued.abort();
     eventually("queue emptied", || metrics(&app, "q").queued == 0).await;
 
     // The place is free again: another request is admitted, not refused.
-    let again = tokio::spawn({
-        let client = client.clone();
-        async move { client.get("/slow").send().await }
-    });
+    let again = spawn_slow(&client);
     eventually("queued again", || metrics(&app, "q").queued == 1).await;
     gate.add_permits(2);
     assert_eq!(running.await.unwrap().status(), 200);
@@ -297,15 +282,9 @@ async fn reject_queued_answers_503_to_waiting_requests() {
     let app =
         builder().scheduler("s", Scheduler::threads(1)).route(gated("/slow", "s", &gate, &started)).build().unwrap();
     let client = MockClient::new(app.clone());
-    let running = tokio::spawn({
-        let client = client.clone();
-        async move { client.get("/slow").send().await }
-    });
+    let running = spawn_slow(&client);
     eventually("one running", || metrics(&app, "s").active == 1).await;
-    let queued = tokio::spawn({
-        let client = client.clone();
-        async move { client.get("/slow").send().await }
-    });
+    let queued = spawn_slow(&client);
     eventually("one queued", || metrics(&app, "s").queued == 1).await;
     app.reject_queued();
     let res = queued.await.unwrap();
@@ -367,10 +346,7 @@ async fn requests_waiting_for_a_runtime_that_shut_down_are_answered_503() {
         .build()
         .unwrap();
     let client = MockClient::new(app.clone());
-    let running = tokio::spawn({
-        let client = client.clone();
-        async move { client.get("/slow").send().await }
-    });
+    let running = spawn_slow(&client);
     eventually("one running", || metrics(&app, "theirs").active == 1).await;
     // Thousands wait; then the runtime their slot is on goes away, and
     // each one's handler is dropped as it is handed to it.
