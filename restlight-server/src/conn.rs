@@ -143,7 +143,7 @@ pub(crate) async fn serve_connection(
             _ = phase.wait_for(|phase| *phase != Phase::Serving) => return,
         };
         match accepted {
-            Ok((stream, protocol)) => serve_io(stream, protocol, remote, &ctx, phase).await,
+            Ok((stream, protocol)) => Box::pin(serve_io(stream, protocol, remote, &ctx, phase)).await,
             Err(err) => tracing::debug!(%remote, %err, "closing connection"),
         }
         return;
@@ -153,8 +153,11 @@ pub(crate) async fn serve_connection(
         sniffed = sniff(&stream, deadline) => sniffed,
         _ = phase.wait_for(|phase| *phase != Phase::Serving) => return,
     };
+    // Boxed once it starts: the HTTP connection's state (some KB) is not
+    // part of the future spawned for every accepted connection, which the
+    // accepting thread builds on its stack and copies into the task.
     match protocol {
-        Ok(protocol) => serve_io(stream, protocol, remote, &ctx, phase).await,
+        Ok(protocol) => Box::pin(serve_io(stream, protocol, remote, &ctx, phase)).await,
         Err(err) => tracing::debug!(%remote, %err, "closing connection"),
     }
 }
