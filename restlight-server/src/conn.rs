@@ -118,6 +118,11 @@ impl ConnContext {
 /// on the IO loop it is spawned on: the socket is registered with that
 /// loop's reactor here. The permit (connection limit) and the claim on the
 /// loop are given back when it ends.
+///
+/// The HTTP part (`serve_io`: hyper's connection and the service, some
+/// KB) is boxed when it starts, on the IO thread: this future, which the
+/// accepting thread builds on its stack and copies into the task, stays
+/// small.
 pub(crate) async fn serve_connection(
     stream: std::net::TcpStream,
     remote: SocketAddr,
@@ -153,9 +158,6 @@ pub(crate) async fn serve_connection(
         sniffed = sniff(&stream, deadline) => sniffed,
         _ = phase.wait_for(|phase| *phase != Phase::Serving) => return,
     };
-    // Boxed once it starts: the HTTP connection's state (some KB) is not
-    // part of the future spawned for every accepted connection, which the
-    // accepting thread builds on its stack and copies into the task.
     match protocol {
         Ok(protocol) => Box::pin(serve_io(stream, protocol, remote, &ctx, phase)).await,
         Err(err) => tracing::debug!(%remote, %err, "closing connection"),
