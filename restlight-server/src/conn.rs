@@ -2,12 +2,10 @@
 
 use std::future::Future;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::task::{Context, Poll, Wake, Waker};
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
-
-use futures_util::task::AtomicWaker;
 
 use hyper::server::conn::{http1, http2};
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -20,6 +18,7 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 
 use crate::activity::Activity;
+use crate::gate::SideWake;
 use crate::limits::{StreamExec, TimedIo};
 use crate::options::ServerOptions;
 use crate::protect::{Counters, Guards, Permit};
@@ -341,24 +340,4 @@ enum Event {
     /// The server's phase moved on.
     Phase(Phase),
     Timer,
-}
-
-/// The waker the connection's timer and drain signal are polled with: it
-/// notes that one of them fired, then wakes the connection's task. The task
-/// polls them again only then, instead of on every wake-up.
-#[derive(Default)]
-struct SideWake {
-    fired: AtomicBool,
-    task: AtomicWaker,
-}
-
-impl Wake for SideWake {
-    fn wake(self: Arc<Self>) {
-        self.wake_by_ref();
-    }
-
-    fn wake_by_ref(self: &Arc<Self>) {
-        self.fired.store(true, Ordering::Release);
-        self.task.wake();
-    }
 }

@@ -162,6 +162,7 @@ mod activity;
 mod builder;
 mod config;
 mod conn;
+mod gate;
 mod handle;
 mod launch;
 mod limits;

@@ -9,6 +9,7 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 use crate::conn::{serve_connection, ConnContext, Phase};
+use crate::gate::Gated;
 use crate::runtime::IoLoops;
 
 /// Pause after an accept error that is not about one connection (such as
@@ -61,15 +62,21 @@ impl Listener {
 
     /// The next connection, non-blocking and registered with no reactor.
     /// Cancel-safe: nothing is accepted across an await.
+    ///
+    /// The readiness is polled as tokio's own listener polls it, with the
+    /// listener's one waker for reading, not awaited through a future
+    /// (`readable`), which enters a list of waiters under the reactor's lock
+    /// and leaves it again for every connection.
     async fn accept(&self) -> io::Result<(std::net::TcpStream, SocketAddr)> {
         #[cfg(unix)]
-        loop {
-            let mut ready = self.inner.readable().await?;
-            // `WouldBlock` clears the readiness, and the loop waits again.
+        return std::future::poll_fn(|cx| loop {
+            let mut ready = std::task::ready!(self.inner.poll_read_ready(cx))?;
+            // `WouldBlock` clears the readiness, and the loop polls again.
             if let Ok(accepted) = ready.try_io(|listener| listener.get_ref().accept()) {
-                return accepted.map(|(stream, remote)| (stream.into(), remote));
+                return std::task::Poll::Ready(accepted.map(|(stream, remote)| (stream.into(), remote)));
             }
-        }
+        })
+        .await;
         #[cfg(not(unix))]
         {
             let (stream, remote) = self.inner.accept().await?;
@@ -101,7 +108,10 @@ pub(crate) async fn serve(
     shutdown_timeout: Duration,
 ) {
     let (phase_tx, phase_rx) = watch::channel(Phase::Serving);
-    let mut stop = std::pin::pin!(stop);
+    // Polled only once it woke the loop: not again after every accepted
+    // connection (the handle's channel and the signal watchers cost some
+    // thousand instructions a poll).
+    let mut stop = std::pin::pin!(Gated::new(stop));
     let sampler = ctx.guards.sampler().map(tokio::spawn);
     loop {
         tokio::select! {

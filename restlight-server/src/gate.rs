@@ -1,0 +1,139 @@
+//! Futures polled only when they woke their task themselves.
+//!
+//! A task that waits on several futures at once polls each of them on every
+//! wake-up, whichever woke it. Some of them are dear to poll and rarely
+//! ready: the accept loop's stop signal (the handle's channel and the
+//! signal watchers) is polled after every accepted connection, and a
+//! connection's idle timer and drain signal after every read. Polled with
+//! a [`SideWake`] instead, such a future is only polled again once it has
+//! woken the task itself.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::task::{Context, Poll, Wake, Waker};
+
+use futures_util::task::AtomicWaker;
+
+/// The waker gated futures are polled with: it notes that one of them
+/// fired, then wakes the task that polls them.
+#[derive(Default)]
+pub(crate) struct SideWake {
+    pub(crate) fired: AtomicBool,
+    pub(crate) task: AtomicWaker,
+}
+
+impl Wake for SideWake {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.fired.store(true, Ordering::Release);
+        self.task.wake();
+    }
+}
+
+/// `inner`, polled only on its first poll and after it woke the task.
+pub(crate) struct Gated<F> {
+    inner: Pin<Box<F>>,
+    side: Arc<SideWake>,
+    waker: Waker,
+    /// The task's waker as last registered with `side`: registered again
+    /// only when the task's waker changes.
+    registered: Option<Waker>,
+}
+
+impl<F: Future> Gated<F> {
+    pub(crate) fn new(inner: F) -> Self {
+        let side = Arc::new(SideWake::default());
+        // Polled once first, so that it can register its own wake-ups.
+        side.fired.store(true, Ordering::Relaxed);
+        let waker = Waker::from(Arc::clone(&side));
+        Gated { inner: Box::pin(inner), side, waker, registered: None }
+    }
+}
+
+impl<F: Future> Future for Gated<F> {
+    type Output = F::Output;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        let this = &mut *self;
+        // The task's waker first: a wake-up after this point wakes it, and
+        // one before it has set `fired`, which is read next.
+        if !this.registered.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
+            this.side.task.register(cx.waker());
+            this.registered = Some(cx.waker().clone());
+        }
+        // A load first: nearly every poll finds nothing fired, and the swap
+        // is an atomic operation the load is not.
+        if !(this.side.fired.load(Ordering::Acquire) && this.side.fired.swap(false, Ordering::AcqRel)) {
+            return Poll::Pending;
+        }
+        this.inner.as_mut().poll(&mut Context::from_waker(&this.waker))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+    use std::future::Future;
+    use std::pin::pin;
+    use std::rc::Rc;
+    use std::task::{Context, Poll, Waker};
+
+    use super::Gated;
+
+    /// Ready on its third poll; counts its polls and keeps the last waker.
+    struct Counting {
+        polls: Rc<Cell<u32>>,
+        waker: Rc<Cell<Option<Waker>>>,
+    }
+
+    impl Future for Counting {
+        type Output = &'static str;
+
+        fn poll(self: std::pin::Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<&'static str> {
+            self.polls.set(self.polls.get() + 1);
+            if self.polls.get() == 3 {
+                return Poll::Ready("done");
+            }
+            self.waker.set(Some(cx.waker().clone()));
+            Poll::Pending
+        }
+    }
+
+    #[test]
+    fn the_inner_future_is_polled_only_after_it_woke_the_task() {
+        let (polls, waker) = (Rc::new(Cell::new(0)), Rc::new(Cell::new(None)));
+        let mut gated = pin!(Gated::new(Counting { polls: Rc::clone(&polls), waker: Rc::clone(&waker) }));
+        let mut cx = Context::from_waker(Waker::noop());
+        assert!(gated.as_mut().poll(&mut cx).is_pending());
+        assert_eq!(polls.get(), 1, "polled once first");
+        for _ in 0..5 {
+            assert!(gated.as_mut().poll(&mut cx).is_pending());
+        }
+        assert_eq!(polls.get(), 1, "not polled again while it did not wake the task");
+        waker.take().expect("the inner future's waker").wake();
+        assert!(gated.as_mut().poll(&mut cx).is_pending());
+        assert_eq!(polls.get(), 2, "polled again once it woke the task");
+        waker.take().expect("registered again").wake_by_ref();
+        assert_eq!(gated.as_mut().poll(&mut cx), Poll::Ready("done"));
+        assert_eq!(polls.get(), 3);
+    }
+
+    #[tokio::test]
+    async fn a_wake_up_from_another_thread_reaches_the_task() {
+        let (tx, rx) = tokio::sync::oneshot::channel::<u8>();
+        let gated = Gated::new(rx);
+        let sender = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            tx.send(7).expect("the receiver waits");
+        });
+        // A lost wake-up fails the test instead of hanging it.
+        let received = tokio::time::timeout(std::time::Duration::from_secs(10), gated).await;
+        assert_eq!(received.expect("woken within 10 s").expect("sent"), 7);
+        sender.join().expect("the sender ends");
+    }
+}
