@@ -108,9 +108,9 @@ pub(crate) async fn serve(
     shutdown_timeout: Duration,
 ) {
     let (phase_tx, phase_rx) = watch::channel(Phase::Serving);
-    // Polled only once it woke the loop: not again after every accepted
-    // connection (the handle's channel and the signal watchers cost some
-    // thousand instructions a poll).
+    // Polled only once it woke the loop, not again after every accepted
+    // connection: a poll of the handle's channel and the signal watchers
+    // is several hundred instructions.
     let mut stop = std::pin::pin!(Gated::new(stop));
     let sampler = ctx.guards.sampler().map(tokio::spawn);
     loop {
