@@ -274,13 +274,7 @@ where
             if let Poll::Ready(result) = conn.as_mut().poll(cx) {
                 return Poll::Ready(Event::Ended(result));
             }
-            // A load first: nearly every poll finds nothing fired, and the
-            // swap is an atomic operation the load is not.
-            let fired = side.fired.load(Ordering::Acquire) && side.fired.swap(false, Ordering::AcqRel);
-            if fired || !registered.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
-                side.task.register(cx.waker());
-                registered = Some(cx.waker().clone());
-            }
+            let fired = side.take_fired(&mut registered, cx);
             if fired {
                 let mut side_cx = Context::from_waker(&side_waker);
                 if let Poll::Ready(now) = changed.as_mut().poll(&mut side_cx) {

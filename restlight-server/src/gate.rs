@@ -24,6 +24,24 @@ pub(crate) struct SideWake {
     pub(crate) task: AtomicWaker,
 }
 
+impl SideWake {
+    /// Whether a future polled with this waker fired since the last call.
+    /// The task's waker (`cx`'s) is registered again when one did, since a
+    /// wake-up takes the registered waker out, or when it changed;
+    /// `registered` keeps the one registered last, so that an unchanged
+    /// waker costs no atomic operation on a poll where nothing fired.
+    pub(crate) fn take_fired(&self, registered: &mut Option<Waker>, cx: &Context<'_>) -> bool {
+        // A load first: nearly every poll finds nothing fired, and the swap
+        // is an atomic operation the load is not.
+        let fired = self.fired.load(Ordering::Acquire) && self.fired.swap(false, Ordering::AcqRel);
+        if fired || !registered.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
+            self.task.register(cx.waker());
+            *registered = Some(cx.waker().clone());
+        }
+        fired
+    }
+}
+
 impl Wake for SideWake {
     fn wake(self: Arc<Self>) {
         self.wake_by_ref();
@@ -40,8 +58,7 @@ pub(crate) struct Gated<F> {
     inner: Pin<Box<F>>,
     side: Arc<SideWake>,
     waker: Waker,
-    /// The task's waker as last registered with `side`: registered again
-    /// only when the task's waker changes.
+    /// The task's waker as last registered with `side`.
     registered: Option<Waker>,
 }
 
@@ -60,15 +77,7 @@ impl<F: Future> Future for Gated<F> {
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
         let this = &mut *self;
-        // The task's waker first: a wake-up after this point wakes it, and
-        // one before it has set `fired`, which is read next.
-        if !this.registered.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
-            this.side.task.register(cx.waker());
-            this.registered = Some(cx.waker().clone());
-        }
-        // A load first: nearly every poll finds nothing fired, and the swap
-        // is an atomic operation the load is not.
-        if !(this.side.fired.load(Ordering::Acquire) && this.side.fired.swap(false, Ordering::AcqRel)) {
+        if !this.side.take_fired(&mut this.registered, cx) {
             return Poll::Pending;
         }
         this.inner.as_mut().poll(&mut Context::from_waker(&this.waker))
@@ -121,6 +130,35 @@ mod tests {
         waker.take().expect("registered again").wake_by_ref();
         assert_eq!(gated.as_mut().poll(&mut cx), Poll::Ready("done"));
         assert_eq!(polls.get(), 3);
+    }
+
+    /// Counts the wake-ups of the task polling a gated future.
+    #[derive(Default)]
+    struct TaskWakes(std::sync::atomic::AtomicUsize);
+
+    impl std::task::Wake for TaskWakes {
+        fn wake(self: std::sync::Arc<Self>) {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn every_wake_up_of_the_inner_future_wakes_the_task() {
+        let (polls, waker) = (Rc::new(Cell::new(0)), Rc::new(Cell::new(None)));
+        let mut gated = pin!(Gated::new(Counting { polls: Rc::clone(&polls), waker: Rc::clone(&waker) }));
+        let wakes = std::sync::Arc::new(TaskWakes::default());
+        let task = Waker::from(std::sync::Arc::clone(&wakes));
+        let mut cx = Context::from_waker(&task);
+        let woken = || wakes.0.load(std::sync::atomic::Ordering::SeqCst);
+        assert!(gated.as_mut().poll(&mut cx).is_pending());
+        waker.take().expect("the inner future's waker").wake();
+        assert_eq!(woken(), 1, "the first wake-up reaches the task");
+        assert!(gated.as_mut().poll(&mut cx).is_pending());
+        // The first wake-up took the task's waker out: it must be there
+        // again for the second.
+        waker.take().expect("registered again").wake();
+        assert_eq!(woken(), 2, "the second wake-up reaches the task too");
+        assert_eq!(gated.as_mut().poll(&mut cx), Poll::Ready("done"));
     }
 
     #[tokio::test]
