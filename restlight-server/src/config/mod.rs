@@ -27,8 +27,9 @@
 //! table (`RESTLIGHT_SERVER_IO_THREADS`), and by the table's name, `_`,
 //! then the key for the others (`RESTLIGHT_SERVER_ACTUATOR_BASE_PATH`,
 //! `RESTLIGHT_SERVER_ACCESS_LOG_DIRECTORY`, `RESTLIGHT_SERVER_TLS_CERT_FILE`).
-//! Values are read as TOML values (`8080`, `true`), falling back to the raw
-//! text for keys that take a string or a path; the lists (`allow_ips`,
+//! Values are read as TOML scalars (`8080`, `0.5`, `true`, `"text"`), as
+//! they would be after `key = ` in a file, falling back to the raw text for
+//! keys that take a string or a path; the lists (`allow_ips`,
 //! `expose`) are comma-separated. [`Restlight::ignore_env`] turns them off.
 //!
 //! # Switching the operations features on and off

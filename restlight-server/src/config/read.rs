@@ -58,10 +58,12 @@ pub(crate) fn parse_document(text: &str) -> Result<toml::Spanned<toml::de::DeTab
 }
 
 /// Parses a TOML document into a table: [`parse_document`], then
-/// [`table_of`].
+/// [`table_of`]. The tests' way to a table (a file is read by
+/// `FileConfig::read`, which keeps the parse for its errors' lines).
 ///
 /// # Errors
 /// As [`parse_document`] and [`table_of`].
+#[cfg(test)]
 pub(crate) fn parse_table(text: &str) -> Result<toml::Table, String> {
     table_of(text, parse_document(text)?.get_ref())
 }
