@@ -47,9 +47,10 @@ fn env_value(key: &str, raw: &str) -> toml::Value {
 /// `key = ` in a file: a boolean; an integer (decimal, with `_` between
 /// digits, or `0x`, `0o`, `0b`) that fits in an `i64`; a float (`1.5`,
 /// `6e-3`, `inf`, `nan`) that is finite unless written infinite; or a
-/// quoted string (`"..."` with TOML's escapes, `'...'` as written). Blanks
-/// around it and a `#` comment after it are skipped. `None` for anything
-/// else (arrays, tables, dates, text), which the caller takes as text.
+/// one-line quoted string (`"..."` with TOML's escapes, `'...'` as
+/// written). Blanks around it and a `#` comment after it are skipped.
+/// `None` for anything else (arrays, tables, dates, multi-line strings,
+/// text), which the caller takes as text.
 ///
 /// Read by hand rather than by `toml`'s document parser, so that the
 /// parser (about 140 KB of a stripped binary) is linked only into a
