@@ -608,23 +608,52 @@ impl Bench<'_> {
 fn print_startup(procs: &[Proc], startup: &BTreeMap<String, Vec<f64>>, size: &BTreeMap<String, f64>) {
     let runs = startup.values().map(Vec::len).max().unwrap_or(0);
     println!(
-        "| server | exec to first response (median of {runs}) | vs first | fastest | stripped binary | vs first |"
+        "| server | exec to first response (median of {runs}) | vs first | fastest | slow starts | stripped binary | vs first |"
     );
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
     let med = |n: &str| startup.get(n).map(|v| median(v.clone())).unwrap_or(f64::NAN);
     let first = &procs[0].name;
+    let mut slowed = Vec::new();
     for p in procs {
-        let fastest = startup.get(&p.name).and_then(|v| v.iter().copied().reduce(f64::min)).unwrap_or(f64::NAN);
+        let starts = startup.get(&p.name).map(Vec::as_slice).unwrap_or_default();
+        let fastest = starts.iter().copied().reduce(f64::min).unwrap_or(f64::NAN);
+        let slow = slow_starts(starts);
+        if is_slowed(starts) {
+            slowed.push(p.name.as_str());
+        }
         println!(
-            "| {} | {:.0} µs | {:.2}x | {:.0} µs | {:.0} B | {:.2}x |",
+            "| {} | {:.0} µs{} | {:.2}x | {:.0} µs | {slow} | {:.0} B | {:.2}x |",
             p.name,
             med(&p.name),
+            if is_slowed(starts) { " **slowed**" } else { "" },
             med(&p.name) / med(first),
             fastest,
             size[&p.name],
             size[&p.name] / size[first]
         );
     }
+    if !slowed.is_empty() {
+        println!("\n> {SLOWED_NOTE} Slowed here: {}.", slowed.join(", "));
+    }
+}
+
+/// What a start flagged **slowed** means, printed under the tables that
+/// flag one.
+const SLOWED_NOTE: &str = "A server's starts are flagged **slowed** when more than a tenth of them took over three \
+     times its fastest: something else on the machine held them up (on the virtual machines these figures come \
+     from, whole runs of one server's starts, any server's, sometimes take 5-11 ms). Its median and its ratios \
+     are not the server's; run again.";
+
+/// How many of a server's starts took over three times its fastest.
+fn slow_starts(starts: &[f64]) -> usize {
+    let fastest = starts.iter().copied().fold(f64::INFINITY, f64::min);
+    starts.iter().filter(|&&t| t > 3.0 * fastest).count()
+}
+
+/// Whether more than a tenth of a server's starts were slow
+/// ([`slow_starts`]).
+fn is_slowed(starts: &[f64]) -> bool {
+    slow_starts(starts) * 10 > starts.len()
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -1095,13 +1124,15 @@ fn main() {
     let _ = writeln!(md, "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     let get = |m: &BTreeMap<String, f64>, k: &str| m.get(k).copied().unwrap_or(f64::NAN);
     let su: BTreeMap<String, f64> = startup.iter().map(|(k, v)| (k.clone(), median(v.clone()))).collect();
+    let slowed = |n: &str| startup.get(n).is_some_and(|v| is_slowed(v));
     for p in &procs {
         let n = p.name.as_str();
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {}{} | {} | {} | {} | {} | {} | {} | {} |",
             n,
             fmt_us(get(&su, n)),
+            if slowed(n) { " **slowed**" } else { "" },
             ratio(get(&su, n), get(&su, "hyper")),
             fmt_kib(get(&idle_rss, n)),
             ratio(get(&idle_rss, n), get(&idle_rss, "hyper")),
@@ -1118,6 +1149,9 @@ fn main() {
             get(&peak_rss, n),
             get(&size, n)
         );
+    }
+    if procs.iter().any(|p| slowed(&p.name)) {
+        let _ = writeln!(md, "\n> {SLOWED_NOTE}");
     }
     let _ = writeln!(
         md,
