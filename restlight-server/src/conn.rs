@@ -2,7 +2,6 @@
 
 use std::future::Future;
 use std::net::SocketAddr;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
@@ -256,20 +255,15 @@ where
     let (period, is_head) = limits.first();
     let side = Arc::new(SideWake::default());
     let side_waker = Waker::from(Arc::clone(&side));
-    // The task's waker as last registered with `side`: a task's waker is
-    // the same on every poll, and registering it again costs two atomic
-    // operations, so it is registered again only when it changed or when
-    // `fired` was found set. A wake-up sets `fired` before it takes the
-    // waker out of `side`, so while `fired` is clear the waker registered
-    // last is still there; one found set is cleared, and the waker
-    // registered again, in the same poll.
+    // The task's waker as last registered with `side` (see
+    // `SideWake::take_fired`).
     let mut registered: Option<Waker> = None;
     loop {
         let mut sleep = std::pin::pin!(tokio::time::sleep_until(activity.idle_deadline(period)));
         let acted = seen;
         let mut changed = std::pin::pin!(phase.wait_for(move |phase| *phase > acted));
         // New futures: poll them once, so they can wake the task.
-        side.fired.store(true, Ordering::Release);
+        side.arm();
         let event = std::future::poll_fn(|cx| {
             if let Poll::Ready(result) = conn.as_mut().poll(cx) {
                 return Poll::Ready(Event::Ended(result));

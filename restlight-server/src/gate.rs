@@ -20,16 +20,24 @@ use futures_util::task::AtomicWaker;
 /// fired, then wakes the task that polls them.
 #[derive(Default)]
 pub(crate) struct SideWake {
-    pub(crate) fired: AtomicBool,
-    pub(crate) task: AtomicWaker,
+    fired: AtomicBool,
+    task: AtomicWaker,
 }
 
 impl SideWake {
+    /// Marks the futures as fired, so that the next poll polls them: new
+    /// futures are polled once, to register their own wake-ups.
+    pub(crate) fn arm(&self) {
+        self.fired.store(true, Ordering::Release);
+    }
+
     /// Whether a future polled with this waker fired since the last call.
     /// The task's waker (`cx`'s) is registered again when one did, since a
     /// wake-up takes the registered waker out, or when it changed;
     /// `registered` keeps the one registered last, so that an unchanged
-    /// waker costs no atomic operation on a poll where nothing fired.
+    /// waker costs no atomic operation on a poll where nothing fired. A
+    /// wake-up sets `fired` before it takes the waker out, so while `fired`
+    /// is clear the waker registered last is still there.
     pub(crate) fn take_fired(&self, registered: &mut Option<Waker>, cx: &Context<'_>) -> bool {
         // A load first: nearly every poll finds nothing fired, and the swap
         // is an atomic operation the load is not.
@@ -65,8 +73,7 @@ pub(crate) struct Gated<F> {
 impl<F: Future> Gated<F> {
     pub(crate) fn new(inner: F) -> Self {
         let side = Arc::new(SideWake::default());
-        // Polled once first, so that it can register its own wake-ups.
-        side.fired.store(true, Ordering::Relaxed);
+        side.arm();
         let waker = Waker::from(Arc::clone(&side));
         Gated { inner: Box::pin(inner), side, waker, registered: None }
     }

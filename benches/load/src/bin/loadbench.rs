@@ -618,14 +618,15 @@ fn print_startup(procs: &[Proc], startup: &BTreeMap<String, Vec<f64>>, size: &BT
         let starts = startup.get(&p.name).map(Vec::as_slice).unwrap_or_default();
         let fastest = starts.iter().copied().reduce(f64::min).unwrap_or(f64::NAN);
         let slow = slow_starts(starts);
-        if is_slowed(starts) {
+        let flagged = is_slowed(starts);
+        if flagged {
             slowed.push(p.name.as_str());
         }
         println!(
             "| {} | {:.0} µs{} | {:.2}x | {:.0} µs | {slow} | {:.0} B | {:.2}x |",
             p.name,
             med(&p.name),
-            if is_slowed(starts) { " **slowed**" } else { "" },
+            if flagged { " **slowed**" } else { "" },
             med(&p.name) / med(first),
             fastest,
             size[&p.name],
