@@ -10,9 +10,14 @@
 #     page faults, the rest of the kernel (the exit after the answer apart),
 #     libc, the CPU-feature probes, and the binary's own code;
 #   - the page faults by the mapping they fall in (the binary's sections,
-#     heap, stacks, libraries).
+#     heap, stacks, libraries);
+#   - with N3 > 0 (a third pass of N3 starts sampled with DWARF call
+#     chains, which reach through the binary's frames), the CPU time by the
+#     step of the start it was spent in: the loader, the core count, the
+#     route table's build, the runtimes and threads, accept, the request
+#     served, ... (`STEPS` in `start_profile.py`).
 #
-#   benches/load/start-profile.sh BIN...     # N=200 N2=20 by default
+#   benches/load/start-profile.sh BIN...     # N=200 N2=20 N3=0 by default
 #
 # Needs perf with access to CPU-wide sampling (root, or
 # kernel.perf_event_paranoid <= 0). Copy the binaries the same way, one
@@ -23,6 +28,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 PORT=${PORT:-18126}
 N=${N:-200}
 N2=${N2:-20}
+N3=${N3:-0}
 command -v perf >/dev/null || { echo "needs perf" >&2; exit 1; }
 [[ $# -gt 0 ]] || { echo "usage: $0 BIN..." >&2; exit 2; }
 out=$(mktemp -d)
@@ -47,21 +53,34 @@ record() { # out-file perf-options... : records CPU 0 while the starts run
     echo $!
 }
 
+stop() { # perf-pid: stops a recording and waits until its file is written
+    kill -INT "$1"
+    # Not this shell's child (started in a command substitution): polled.
+    while kill -0 "$1" 2>/dev/null; do
+        sleep 0.1
+    done
+}
+
 for bin in "$@"; do
     bin=$(realpath "$bin")
     name=$(basename "$bin")
     perf_pid=$(record "$out/cpu.data" -g -F 20000 -e cpu-clock)
     sleep 0.5
     starts "$bin" "$N"
-    kill -INT "$perf_pid"
-    wait "$perf_pid" 2>/dev/null || true
+    stop "$perf_pid"
     perf_pid=$(record "$out/faults.data" -e page-faults -c 1 -d)
     sleep 0.5
     starts "$bin" "$N2"
-    kill -INT "$perf_pid"
-    wait "$perf_pid" 2>/dev/null || true
+    stop "$perf_pid"
+    if [[ $N3 -gt 0 ]]; then
+        perf_pid=$(record "$out/steps.data" --call-graph dwarf,32768 -F 20000 -e cpu-clock)
+        sleep 0.5
+        starts "$bin" "$N3"
+        stop "$perf_pid"
+        perf script -i "$out/steps.data" -F comm,pid,tid,ip,sym,dso 2>/dev/null >"$out/steps.txt"
+    fi
     perf script -i "$out/cpu.data" -F comm,pid,tid,ip,sym,dso 2>/dev/null >"$out/cpu.txt"
     perf script -i "$out/faults.data" --show-mmap-events -F comm,pid,tid,addr,ip,sym,dso 2>/dev/null >"$out/faults.txt"
     echo "## $name"
-    python3 "$here/start_profile.py" "$bin" "$N" "$out/cpu.txt" "$N2" "$out/faults.txt"
+    python3 "$here/start_profile.py" "$bin" "$N" "$out/cpu.txt" "$N2" "$out/faults.txt" "$N3" "$out/steps.txt"
 done

@@ -99,6 +99,15 @@ fn captures_name_the_segments_they_cover() {
     assert_eq!(m.params.segments("id"), Some(1..2));
     assert_eq!(m.params.segments("major"), Some(2..3));
     assert_eq!(m.matrix.last_segment(), Some(2));
+    // Plain paths longer than the values' inline buffer (24 bytes): the
+    // same values and segments as a short path's.
+    let m = matched(&r, "/files/a-rather-long-directory/b/c").expect("matched");
+    assert_eq!((m.params.get("path"), m.params.segments("path")), (Some("a-rather-long-directory/b/c"), Some(1..4)));
+    let m = matched(&r, "/users/a-rather-long-user-id/v12.3-rc1").expect("matched");
+    let values = m.params.iter().collect::<Vec<_>>();
+    assert_eq!(values, [("id", "a-rather-long-user-id"), ("major", "12"), ("minor", "3-rc1")]);
+    let segments = ["id", "major", "minor"].map(|name| m.params.segments(name));
+    assert_eq!(segments, [Some(1..2), Some(2..3), Some(2..3)]);
 }
 
 #[test]
