@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Per-start tables from the two recordings `start-profile.sh` makes.
+"""Per-start tables from the recordings `start-profile.sh` makes.
 
     start_profile.py BIN N CPU_SCRIPT N2 FAULTS_SCRIPT [N3 STEPS_SCRIPT]
 
@@ -8,10 +8,12 @@ sampled at 20 kHz with kernel call chains; FAULTS_SCRIPT is `perf script
 --show-mmap-events -F comm,pid,tid,addr,ip,sym,dso` of every page fault of
 N2 starts; STEPS_SCRIPT, the same as CPU_SCRIPT for N3 starts sampled with
 DWARF call chains, which reach through the binary's own frames: each
-sample is put to the step of the start it was taken in (see `STEPS`). A sample counts for the server when its process is one whose
-main thread ran under the binary's name, on that thread while it had that
-name or on any other thread of the process (every one is started after
-`exec`); what the process did before `exec`, as the shell's child and as
+sample is put to the step of the start it was taken in (see `STEPS`).
+
+A sample counts for the server when its process is one whose main thread
+ran under the binary's name, on that thread while it had that name or on
+any other thread of the process (every one is started after `exec`);
+what the process did before `exec`, as the shell's child and as
 `taskset`, does not.
 """
 
