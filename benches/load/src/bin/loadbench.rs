@@ -618,7 +618,7 @@ fn print_startup(procs: &[Proc], startup: &BTreeMap<String, Vec<f64>>, size: &BT
         let starts = startup.get(&p.name).map(Vec::as_slice).unwrap_or_default();
         let fastest = starts.iter().copied().reduce(f64::min).unwrap_or(f64::NAN);
         let slow = slow_starts(starts);
-        let flagged = is_slowed(starts);
+        let flagged = is_slowed(slow, starts.len());
         if flagged {
             slowed.push(p.name.as_str());
         }
@@ -651,11 +651,11 @@ fn slow_starts(starts: &[f64]) -> usize {
     starts.iter().filter(|&&t| t > 3.0 * fastest).count()
 }
 
-/// Whether more than a tenth of a server's starts, and at least two, were
-/// slow ([`slow_starts`]): one slow start alone does not move a median.
-fn is_slowed(starts: &[f64]) -> bool {
-    let slow = slow_starts(starts);
-    slow >= 2 && slow * 10 > starts.len()
+/// Whether `slow` starts of `runs` ([`slow_starts`]) flag a server: more
+/// than a tenth, and at least two (one slow start alone does not move a
+/// median).
+fn is_slowed(slow: usize, runs: usize) -> bool {
+    slow >= 2 && slow * 10 > runs
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -1126,7 +1126,7 @@ fn main() {
     let _ = writeln!(md, "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     let get = |m: &BTreeMap<String, f64>, k: &str| m.get(k).copied().unwrap_or(f64::NAN);
     let su: BTreeMap<String, f64> = startup.iter().map(|(k, v)| (k.clone(), median(v.clone()))).collect();
-    let slowed = |n: &str| startup.get(n).is_some_and(|v| is_slowed(v));
+    let slowed = |n: &str| startup.get(n).is_some_and(|v| is_slowed(slow_starts(v), v.len()));
     for p in &procs {
         let n = p.name.as_str();
         let _ = writeln!(
