@@ -199,6 +199,14 @@ impl Restlight {
     /// `tokio::task::block_in_place` is not available (use `spawn_blocking`,
     /// or schedule the route on `biz`). Zero is treated as one.
     ///
+    /// With one IO thread (set here, or the default on one core), the
+    /// server thread is the event loop: it accepts the connections and
+    /// serves them itself, so the process has a thread, a runtime and a
+    /// handoff a connection fewer. That thread is the one
+    /// [`run`](Self::run) was called on, or the one [`start`](Self::start)
+    /// starts, then named `restlight-io-0`; a handler that blocks it holds
+    /// up the accept loop and the signals too.
+    ///
     /// Default is the number of cores.
     pub fn io_threads(mut self, threads: usize) -> Self {
         self.options.io_threads = Some(threads);
@@ -604,7 +612,8 @@ impl Restlight {
     /// Outside an async runtime (the usual `fn main`), the calling thread
     /// is the server thread: it builds the application and the runtimes
     /// and drives the listener, so the process has no thread of its own
-    /// for the server. Inside an async runtime it starts a dedicated
+    /// for the server (and, with one IO thread, none for IO either: see
+    /// [`io_threads`](Self::io_threads)). Inside an async runtime it starts a dedicated
     /// thread for them, so it also works (but blocks a worker); there,
     /// prefer [`start`](Self::start).
     ///

@@ -44,7 +44,9 @@ pub(crate) fn launch(restlight: Restlight, signals: Signals) -> Result<ServerHan
     let shutdown_timeout = restlight.options.shutdown_timeout;
     let counters = Arc::new(Counters::default());
     let server_counters = Arc::clone(&counters);
-    let thread = std::thread::Builder::new().name("restlight-server".to_owned()).spawn(move || {
+    // With one IO thread, this thread is its event loop, and named for it.
+    let name = if restlight.options.io_threads() == 1 { "restlight-io-0" } else { "restlight-server" };
+    let thread = std::thread::Builder::new().name(name.to_owned()).spawn(move || {
         server_thread(restlight, signals, stop_rx, &ready_tx, server_counters);
         let _ = done_tx.send(());
     })?;
@@ -150,7 +152,7 @@ fn server_thread(
     let observe = Observe::new(metrics, access_log.as_ref(), &options.trace, tls);
 
     let mgmt_port = ops.as_ref().and_then(|ops| ops.settings.port);
-    let bound = runtimes.control.block_on(async {
+    let bound = runtimes.block_on(async {
         let listener = Listener::bind(options.addr).map_err(|e| bind_error(e, options.addr))?;
         let addr = listener.local_addr()?;
         let mgmt = match mgmt_port {
@@ -206,7 +208,7 @@ fn server_thread(
     let io = Arc::clone(&runtimes.io);
     // Boxed: the accept loops' state is kept on the heap rather than in
     // this thread's stack frames, which then reach fewer pages at start.
-    runtimes.control.block_on(Box::pin(async move {
+    runtimes.block_on(Box::pin(async move {
         let (mgmt_stop_tx, mut mgmt_stop_rx) = watch::channel(false);
         let mgmt_task = mgmt.map(|(listener, _, ctx)| {
             let stop = async move {

@@ -31,8 +31,10 @@
 //! which accepts the connections and at the end tears the runtimes down;
 //! `run` does the same on the calling thread (outside an async runtime;
 //! inside one it starts the dedicated thread too), so a service started
-//! with `run` from `main` has no thread of its own for the server. The
-//! application owns its executors:
+//! with `run` from `main` has no thread of its own for the server. With
+//! one IO thread (the default on one core) the server thread is also the
+//! event loop, and the process has no IO thread either. The application
+//! owns its executors:
 //!
 //! - the IO threads (`restlight-io-N`, one per core by default), each an
 //!   event loop of its own (a single-threaded tokio runtime): every accepted

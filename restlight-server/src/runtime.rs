@@ -2,7 +2,9 @@
 //! connections, waits for the signals and runs the drain, and the IO event
 //! loops, one single-threaded runtime per IO thread. Each accepted
 //! connection is handed to the loop serving the fewest connections and
-//! stays on it to the end.
+//! stays on it to the end. A server of one IO thread has one runtime: its
+//! loop is the server thread's, which then serves the connections it
+//! accepts (a thread, a runtime and a handoff to another thread fewer).
 //! The business runtime belongs to the application's `"biz"` executor.
 //!
 //! One loop per thread rather than one multi-thread runtime: a request's
@@ -12,12 +14,13 @@
 //! comparison's endpoints; BENCHMARKS.md). Netty's event loops and
 //! actix-web's workers keep each connection on one thread the same way.
 
+use std::future::Future;
 use std::io;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use restlight_core::__private::{Held, Workers};
+use restlight_core::__private::{Adopted, Held, Workers};
 use tokio::runtime::{Builder, Handle, Runtime};
 
 use crate::options::ServerOptions;
@@ -30,33 +33,59 @@ const TEARDOWN_GRACE: Duration = Duration::from_secs(1);
 #[derive(Debug)]
 pub(crate) struct Runtimes {
     /// The server thread's runtime: accept loops, signals, the drain.
-    pub(crate) control: Runtime,
+    control: Control,
     /// The IO event loops; the accept loops borrow them.
     pub(crate) io: Arc<IoLoops>,
 }
 
+/// The server thread's runtime: its own, or its one IO loop's.
+#[derive(Debug)]
+enum Control {
+    Own(Runtime),
+    Loop(Adopted),
+}
+
 impl Runtimes {
-    /// Builds the server thread's runtime and starts the IO threads.
+    /// Builds the server thread's runtime and starts the IO threads; with
+    /// one IO thread, the calling thread is it.
     pub(crate) fn build(options: &ServerOptions) -> io::Result<Self> {
-        let control = Builder::new_current_thread().enable_all().build()?;
+        let threads = options.io_threads();
         let seq = AtomicUsize::new(0);
         let name = move || format!("restlight-io-{}", seq.fetch_add(1, Ordering::Relaxed));
         // A thread pool of the kind the business executor has, every
         // thread started now: each a single-threaded runtime, all stopped
         // when dropped.
-        let loops = Workers::new(options.io_threads(), TEARDOWN_GRACE, name);
-        loops.start_all()?;
+        let loops = Workers::new(threads, TEARDOWN_GRACE, name);
+        let control = if threads == 1 {
+            Control::Loop(loops.adopt_first()?)
+        } else {
+            let control = Builder::new_current_thread().enable_all().build()?;
+            loops.start_all()?;
+            Control::Own(control)
+        };
         Ok(Self { control, io: Arc::new(IoLoops(loops)) })
+    }
+
+    /// Runs `future` on the server thread's runtime.
+    pub(crate) fn block_on<F: Future>(&self, future: F) -> F::Output {
+        match &self.control {
+            Control::Own(rt) => rt.block_on(future),
+            Control::Loop(rt) => rt.block_on(future),
+        }
     }
 
     /// Stops the IO loops (their threads drop what tasks are left, and are
     /// waited for up to the grace time: a thread a handler blocks is left
-    /// to finish on its own), then the server thread's runtime. Must run
-    /// outside any async context, which is why only the server thread
-    /// calls it, once the accept loops (and their references) are done.
+    /// to finish on its own), then the server thread's runtime (the one
+    /// loop's tasks with it, when it is the loop). Must run outside any
+    /// async context, which is why only the server thread calls it, once
+    /// the accept loops (and their references) are done.
     pub(crate) fn shutdown(self) {
         drop(self.io);
-        self.control.shutdown_timeout(TEARDOWN_GRACE);
+        match self.control {
+            Control::Own(rt) => rt.shutdown_timeout(TEARDOWN_GRACE),
+            Control::Loop(rt) => drop(rt),
+        }
     }
 }
 

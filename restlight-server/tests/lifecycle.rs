@@ -169,6 +169,34 @@ fn connections_go_to_the_least_busy_io_thread_and_stay_on_it() {
     server.shutdown();
 }
 
+#[test]
+fn one_io_thread_accepts_serves_and_hands_over_to_biz() {
+    // With one IO thread, the server thread is its event loop: it accepts
+    // the connections and serves them, and is named for the loop.
+    let server = with_ping()
+        .io_threads(1)
+        .route(get("/io").scheduled("io").handle(|_ctx| async { thread_name() }))
+        .route(get("/biz").scheduled("biz").handle(|_ctx| async { thread_name() }))
+        .start()
+        .unwrap();
+    let mut conns: Vec<Raw> = (0..3).map(|_| Raw::connect(server.local_addr())).collect();
+    for raw in &mut conns {
+        for (path, prefix) in [("/io", "restlight-io-0"), ("/biz", "restlight-biz-"), ("/io", "restlight-io-0")] {
+            raw.send(get_request(path));
+            let name = raw.response().text();
+            assert!(name.starts_with(prefix), "{path} ran on {name:?}");
+        }
+    }
+    // The idle connections are closed as the loop drains, and the handle's
+    // shutdown returns.
+    let addr = server.local_addr();
+    server.shutdown();
+    wait_refused(addr, Duration::from_secs(2));
+    for raw in &mut conns {
+        assert!(raw.closed_within(Duration::from_secs(2)).is_some(), "an idle connection was left open");
+    }
+}
+
 /// Runs tasks inline and counts them.
 #[derive(Default)]
 struct CountingExecutor(Arc<AtomicUsize>);

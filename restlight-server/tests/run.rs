@@ -30,6 +30,73 @@ fn child_server() {
     println!("run returned");
 }
 
+const ONE_LOOP_PORT_VAR: &str = "RESTLIGHT_TEST_RUN_ONE_LOOP_PORT";
+
+/// The thread that called `run` in the child below.
+static CALLER: std::sync::OnceLock<std::thread::ThreadId> = std::sync::OnceLock::new();
+
+/// The child of the test below: `run` with one IO thread.
+#[test]
+fn child_server_with_one_io_thread() {
+    let Ok(port) = std::env::var(ONE_LOOP_PORT_VAR) else { return };
+    CALLER.set(std::thread::current().id()).unwrap();
+    let here = || async {
+        let caller = CALLER.get() == Some(&std::thread::current().id());
+        let name = std::thread::current().name().unwrap_or_default().to_owned();
+        if caller {
+            "the caller".to_owned()
+        } else {
+            name
+        }
+    };
+    with_ping()
+        .port(port.parse().unwrap())
+        .io_threads(1)
+        .route(get("/threads").handle(|_ctx| async { thread_names().join(",") }))
+        .route(get("/here").scheduled("io").handle(move |_ctx| here()))
+        .route(get("/biz").scheduled("biz").handle(move |_ctx| here()))
+        .route(get("/slow").handle(|_ctx| async {
+            tokio::time::sleep(Duration::from_millis(600)).await;
+            "slow done"
+        }))
+        .run()
+        .unwrap();
+    println!("run returned");
+}
+
+#[test]
+fn run_with_one_io_thread_serves_on_the_calling_thread() {
+    if [PORT_VAR, ONE_LOOP_PORT_VAR].iter().any(|var| std::env::var(var).is_ok()) {
+        return;
+    }
+    let (child, addr) = start_child("child_server_with_one_io_thread", ONE_LOOP_PORT_VAR);
+    let mut raw = Raw::connect(addr);
+    // The thread that called `run` accepts the connections and is the one
+    // event loop: the process starts no IO thread and no server thread.
+    raw.send(get_request("/here"));
+    assert_eq!(raw.response().text(), "the caller");
+    if cfg!(target_os = "linux") {
+        raw.send(get_request("/threads"));
+        let names = raw.response().text();
+        assert!(!names.split(',').any(|n| n.starts_with("restlight-")), "{names}");
+    }
+    // A business route is handed over from it and answered back to it.
+    for _ in 0..3 {
+        raw.send(get_request("/biz"));
+        let name = raw.response().text();
+        assert!(name.starts_with("restlight-biz-"), "{name}");
+    }
+
+    let mut slow = Raw::connect(addr);
+    slow.send(get_request("/slow"));
+    std::thread::sleep(Duration::from_millis(100));
+    let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    wait_refused(addr, Duration::from_millis(400));
+    assert_eq!(slow.response().text(), "slow done");
+    expect_run_returned(child, Duration::from_secs(5), "SIGTERM");
+}
+
 /// The names of this process's threads (Linux), sorted.
 fn thread_names() -> Vec<String> {
     let Ok(tasks) = std::fs::read_dir("/proc/self/task") else { return Vec::new() };
@@ -41,17 +108,41 @@ fn thread_names() -> Vec<String> {
     names
 }
 
+/// A child process, killed when dropped: a failed assertion in the test
+/// does not leave it serving (and the test run waiting on its output).
+struct Kid(Child);
+
+impl Drop for Kid {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl std::ops::Deref for Kid {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Kid {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
+}
+
 /// Starts this test binary again as a child running only the test `child`,
 /// with `var` naming a free port, and waits for it to listen there.
-fn start_child(child: &str, var: &str) -> (Child, SocketAddr) {
+fn start_child(child: &str, var: &str) -> (Kid, SocketAddr) {
     let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap().local_addr().unwrap().port();
     let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
-    let process = Command::new(std::env::current_exe().unwrap())
+    let process = Kid(Command::new(std::env::current_exe().unwrap())
         .args(["--exact", child, "--nocapture", "--test-threads=1"])
         .env(var, port.to_string())
         .stdout(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap());
     let start = Instant::now();
     while TcpStream::connect(addr).is_err() {
         assert!(start.elapsed() < Duration::from_secs(10), "the child never listened");
@@ -62,7 +153,7 @@ fn start_child(child: &str, var: &str) -> (Child, SocketAddr) {
 
 /// Waits up to `max` for the child to exit, and checks that it exited
 /// well, after `run` returned.
-fn expect_run_returned(mut child: Child, max: Duration, after: &str) {
+fn expect_run_returned(mut child: Kid, max: Duration, after: &str) {
     let start = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {

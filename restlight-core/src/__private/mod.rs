@@ -23,7 +23,7 @@ pub use crate::entity::FromBody;
 pub use crate::error::HttpError;
 pub use crate::executor::handoff::{handoff, Giver, Taker};
 pub use crate::executor::scheduler::cores;
-pub use crate::executor::workers::{Held, Workers};
+pub use crate::executor::workers::{Adopted, Held, Workers};
 pub use crate::handler::{ready_now, BoxFuture, Handler};
 pub use crate::intercept::registry::{InterceptorDescriptor, OptOut};
 pub use crate::intercept::Intercept;

@@ -124,6 +124,31 @@ impl Workers {
         self.workers.iter().try_for_each(|worker| self.thread(worker).map(drop))
     }
 
+    /// Makes the calling thread the pool's first thread, for a pool that
+    /// shares its thread with its owner's work (the server's one IO loop,
+    /// which also accepts the connections): the thread's runtime is built
+    /// and returned, for the caller to run with [`Adopted::block_on`], and
+    /// what this thread hands over from now on goes by post (see
+    /// [`post`](super::post)), as from a thread the pool started. No
+    /// thread starts for it, here or later. Call it before the first task
+    /// is given to the pool; the error is the operating system's refusal
+    /// to build the runtime, or [`io::ErrorKind::AlreadyExists`] when the
+    /// first thread has started already.
+    pub fn adopt_first(&self) -> io::Result<Adopted> {
+        let worker = &self.workers[0];
+        let _started = self.started.lock().unwrap_or_else(PoisonError::into_inner);
+        if worker.thread.get().is_some() {
+            return Err(io::Error::new(io::ErrorKind::AlreadyExists, "the pool's first thread has started"));
+        }
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+        let post = Arc::new(Post::new(rt.handle().clone(), Arc::clone(&worker.running)));
+        post.open_here();
+        // Runs whenever the caller's `block_on` does.
+        drop(rt.spawn(Arc::clone(&post).postman()));
+        let _ = worker.thread.set(Arc::clone(&post));
+        Ok(Adopted { rt: Some(rt), post, grace: self.grace })
+    }
+
     /// The runtimes of the threads started so far, in order.
     pub fn handles(&self) -> Vec<Handle> {
         self.workers.iter().filter_map(|w| w.thread.get().map(|post| post.handle().clone())).collect()
@@ -244,6 +269,35 @@ impl Workers {
             .unwrap_or_else(|| unreachable!("a pool has at least one thread"));
         least.running.fetch_add(1, Ordering::AcqRel);
         least
+    }
+}
+
+/// The runtime of a pool's first thread run by the thread that made the
+/// pool ([`Workers::adopt_first`]). Dropping it (on that thread, outside
+/// any async context) stops the runtime, waiting up to the pool's grace
+/// time for its blocking tasks, and closes the thread's post: mail sent to
+/// it later is dropped, as for a thread of the pool's own that has ended.
+#[derive(Debug)]
+pub struct Adopted {
+    rt: Option<Runtime>,
+    post: Arc<Post>,
+    grace: Duration,
+}
+
+impl Adopted {
+    /// Runs `future` to its end on this runtime, with the tasks handed to
+    /// the thread (and its post's) running beside it.
+    pub fn block_on<F: std::future::Future>(&self, future: F) -> F::Output {
+        self.rt.as_ref().unwrap_or_else(|| unreachable!("taken only when dropped")).block_on(future)
+    }
+}
+
+impl Drop for Adopted {
+    fn drop(&mut self) {
+        if let Some(rt) = self.rt.take() {
+            rt.shutdown_timeout(self.grace);
+        }
+        self.post.close_here();
     }
 }
 
