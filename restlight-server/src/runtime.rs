@@ -119,7 +119,9 @@ pub(crate) struct IoMetrics {
     /// IO threads, one loop each.
     pub(crate) workers: usize,
     /// Tasks alive on the loops (connections, HTTP/2 streams, what
-    /// handlers spawned).
+    /// handlers spawned; with one IO thread, also the few the server
+    /// thread spawns, such as the actuator's accept loop on a port of
+    /// its own).
     pub(crate) alive_tasks: usize,
     /// Tasks woken from other threads and not yet run.
     pub(crate) queue_depth: usize,
