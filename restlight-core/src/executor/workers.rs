@@ -41,7 +41,9 @@ use super::post::Post;
 use super::post::Running;
 
 /// The worker threads of one generation of an executor, or the server's IO
-/// event loops (which start every thread at once with [`start_all`](Self::start_all)).
+/// event loops (which start every thread at once with [`start_all`](Self::start_all),
+/// or, when there is one, make the server thread it with
+/// [`adopt_first`](Self::adopt_first)).
 #[derive(Debug)]
 pub struct Workers {
     workers: Vec<Worker>,
