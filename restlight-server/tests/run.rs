@@ -17,9 +17,15 @@ const PORT_VAR: &str = "RESTLIGHT_TEST_RUN_PORT";
 #[test]
 fn child_server() {
     let Ok(port) = std::env::var(PORT_VAR) else { return };
-    with_ping()
-        .port(port.parse().unwrap())
-        .io_threads(2)
+    run_child(port, 2, with_ping());
+}
+
+/// What both children serve: `with` plus `GET /threads` (this process's
+/// threads) and `GET /slow` (answered after 600 ms), on `port` with
+/// `io_threads` IO threads, by `run` until it returns.
+fn run_child(port: String, io_threads: usize, with: restlight_server::Restlight) {
+    with.port(port.parse().unwrap())
+        .io_threads(io_threads)
         .route(get("/threads").handle(|_ctx| async { thread_names().join(",") }))
         .route(get("/slow").handle(|_ctx| async {
             tokio::time::sleep(Duration::from_millis(600)).await;
@@ -49,19 +55,10 @@ fn child_server_with_one_io_thread() {
             name
         }
     };
-    with_ping()
-        .port(port.parse().unwrap())
-        .io_threads(1)
-        .route(get("/threads").handle(|_ctx| async { thread_names().join(",") }))
+    let app = with_ping()
         .route(get("/here").scheduled("io").handle(move |_ctx| here()))
-        .route(get("/biz").scheduled("biz").handle(move |_ctx| here()))
-        .route(get("/slow").handle(|_ctx| async {
-            tokio::time::sleep(Duration::from_millis(600)).await;
-            "slow done"
-        }))
-        .run()
-        .unwrap();
-    println!("run returned");
+        .route(get("/biz").scheduled("biz").handle(move |_ctx| here()));
+    run_child(port, 1, app);
 }
 
 #[test]
@@ -87,14 +84,21 @@ fn run_with_one_io_thread_serves_on_the_calling_thread() {
         assert!(name.starts_with("restlight-biz-"), "{name}");
     }
 
+    // The drain's order is `run_serves_until_sigterm_then_drains`'s to
+    // check; here, that the one loop drains and `run` returns.
+    term_during_slow(child, addr, Duration::from_secs(5));
+}
+
+/// Sends `GET /slow`, then SIGTERM to the child while it is served, and
+/// checks that the child stops listening within `refused_within`, still
+/// answers the slow request, and returns from `run`.
+fn term_during_slow(child: Kid, addr: SocketAddr, refused_within: Duration) {
     let mut slow = Raw::connect(addr);
     slow.send(get_request("/slow"));
     std::thread::sleep(Duration::from_millis(100));
     let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
     assert!(killed.success());
-    // The drain's order is `run_serves_until_sigterm_then_drains`'s to
-    // check; here, that the one loop drains and `run` returns.
-    wait_refused(addr, Duration::from_secs(5));
+    wait_refused(addr, refused_within);
     assert_eq!(slow.response().text(), "slow done");
     expect_run_returned(child, Duration::from_secs(5), "SIGTERM");
 }
@@ -192,15 +196,8 @@ fn run_serves_until_sigterm_then_drains() {
         assert!(!names.iter().any(|n| n.starts_with("restlight-serv")), "{names:?}");
     }
 
-    let mut slow = Raw::connect(addr);
-    slow.send(get_request("/slow"));
-    std::thread::sleep(Duration::from_millis(100));
-    let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
-    assert!(killed.success());
-
-    wait_refused(addr, Duration::from_millis(400));
-    assert_eq!(slow.response().text(), "slow done");
-    expect_run_returned(child, Duration::from_secs(5), "SIGTERM");
+    // The listener closes before the slow request (600 ms) is answered.
+    term_during_slow(child, addr, Duration::from_millis(400));
 }
 
 const LONG_DRAIN_PORT_VAR: &str = "RESTLIGHT_TEST_RUN_LONG_DRAIN_PORT";
