@@ -45,7 +45,7 @@ pub(crate) fn launch(restlight: Restlight, signals: Signals) -> Result<ServerHan
     let counters = Arc::new(Counters::default());
     let server_counters = Arc::clone(&counters);
     // With one IO thread, this thread is its event loop, and named for it.
-    let name = if restlight.options.io_threads() == 1 { "restlight-io-0" } else { "restlight-server" };
+    let name = if restlight.options.server_thread_is_the_loop() { "restlight-io-0" } else { "restlight-server" };
     let thread = std::thread::Builder::new().name(name.to_owned()).spawn(move || {
         server_thread(restlight, signals, stop_rx, &ready_tx, server_counters);
         let _ = done_tx.send(());

@@ -71,6 +71,12 @@ impl ServerOptions {
         self.io_threads.unwrap_or_else(restlight_core::__private::cores).max(1)
     }
 
+    /// Whether the server thread is the one IO event loop (one IO thread),
+    /// rather than a thread of its own beside the loops.
+    pub(crate) fn server_thread_is_the_loop(&self) -> bool {
+        self.io_threads() == 1
+    }
+
     /// The business executor that [`biz_threads`](crate::Restlight::biz_threads),
     /// [`biz_queue`](crate::Restlight::biz_queue) and
     /// [`biz_max_active`](crate::Restlight::biz_max_active) ask for, or

@@ -56,7 +56,7 @@ impl Runtimes {
         // thread started now: each a single-threaded runtime, all stopped
         // when dropped.
         let loops = Workers::new(threads, TEARDOWN_GRACE, name);
-        let control = if threads == 1 {
+        let control = if options.server_thread_is_the_loop() {
             Control::Loop(loops.adopt_first()?)
         } else {
             let control = Builder::new_current_thread().enable_all().build()?;

@@ -142,8 +142,7 @@ impl Workers {
         if worker.thread.get().is_some() {
             return Err(io::Error::new(io::ErrorKind::AlreadyExists, "the pool's first thread has started"));
         }
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-        let post = Arc::new(Post::new(rt.handle().clone(), Arc::clone(&worker.running)));
+        let (rt, post) = worker.runtime()?;
         post.open_here();
         // Runs whenever the caller's `block_on` does.
         drop(rt.spawn(Arc::clone(&post).postman()));
@@ -227,8 +226,7 @@ impl Workers {
         // any context will do) and handed to its thread, which runs it and
         // drops it: never dropped in the caller's (possibly async) context,
         // except through `shutdown_background` when the thread cannot start.
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-        let post = Arc::new(Post::new(rt.handle().clone(), Arc::clone(&worker.running)));
+        let (rt, post) = worker.runtime()?;
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
         let (give_rt, take_rt) = super::handoff::handoff::<Runtime>();
         let ended = Arc::clone(&started.ended);
@@ -300,6 +298,16 @@ impl Drop for Adopted {
             rt.shutdown_timeout(self.grace);
         }
         self.post.close_here();
+    }
+}
+
+impl Worker {
+    /// A runtime for this worker's thread, and the thread's post, which
+    /// counts its tasks in the worker's count.
+    fn runtime(&self) -> io::Result<(Runtime, Arc<Post>)> {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+        let post = Arc::new(Post::new(rt.handle().clone(), Arc::clone(&self.running)));
+        Ok((rt, post))
     }
 }
 
