@@ -215,7 +215,8 @@ impl fmt::Display for Error {
 
 /// The message: what `main` prints when it returns the error. (The
 /// variants' structure, derived, would also link the `Debug` of every type
-/// inside a startup error into every service: 18 KB of its binary.)
+/// inside a startup error into every service: 18 KB of the
+/// load-comparison service's binary.)
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
