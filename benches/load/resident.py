@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 """Which of a running server's binary sections are resident, page by page.
 
-Reads the process's `/proc/PID/pagemap` (root, or the process's owner with
-`CAP_SYS_ADMIN`, sees the present bits) for every page of each section the
-binary's ELF header lists (`readelf -SW`), and prints each section's size,
-its pages and how many of them are resident. `rss-map.sh` sums a process's
-memory by mapping; this says which part of the binary's mappings it is:
-the kernel maps up to 16 pages around a page fault when they are in the
-page cache, so a section can be resident whole though little of it ran.
+Reads the process's `/proc/PID/pagemap` (its owner may; only the present
+bit is read, not the frame numbers that need `CAP_SYS_ADMIN`) for every
+page of each section the binary's ELF header lists (`readelf -SW`), and
+prints each section's size, its pages and how many of them are resident.
+`rss-map.sh` sums a process's memory by mapping; this says which part of
+the binary's mappings it is: the kernel maps up to 16 pages around a page
+fault when they are in the page cache, so a section can be resident whole
+though little of it ran.
 
-    BIN --port 18150 & sleep 0.5; curl -s http://127.0.0.1:18150/hello
-    benches/load/resident.py "$(pgrep -f 'BIN --port 18150')" BIN
+    BIN --port 18150 & pid=$!; sleep 0.5; curl -s http://127.0.0.1:18150/hello
+    benches/load/resident.py "$pid" BIN; kill "$pid"
 """
 
 import os
