@@ -135,16 +135,16 @@ fn spring_order(a: &Rank<'_>, b: &Rank<'_>) -> Ordering {
 /// whatever the mix).
 pub(crate) fn rank<'s, T>(items: Vec<T>, rank_of: impl Fn(&T) -> Rank<'s>) -> Vec<T> {
     let (mut spring, mut jaxrs): (Vec<T>, Vec<T>) = items.into_iter().partition(|t| rank_of(t).is_spring);
-    // Shapes differ between groups, so both orders are total: an unstable
-    // sort gives the same result without a buffer. These two sort every
-    // template at startup, so their comparisons are inlined here rather
-    // than made through the shared index sort (`crate::sort`), which
-    // costs a call per comparison.
-    jaxrs.sort_unstable_by(|a, b| {
+    // Through the shared index sort (`crate::sort`): a table without a
+    // Spring route never ranks this way (the router keeps its JAX-RS order
+    // as sorted), and two instances of the slice sort's code for these
+    // were 11 KB of every service's binary. Shapes differ between groups,
+    // so both orders are total and a stable sort finds the same one.
+    crate::sort::sort_by(&mut jaxrs, &|a, b| {
         let (a, b) = (rank_of(a), rank_of(b));
         order((&a.key, a.shape), (&b.key, b.shape))
     });
-    spring.sort_unstable_by(|a, b| spring_order(&rank_of(a), &rank_of(b)));
+    crate::sort::sort_by(&mut spring, &|a, b| spring_order(&rank_of(a), &rank_of(b)));
     let mut out = Vec::with_capacity(spring.len() + jaxrs.len());
     let (mut spring, mut jaxrs) = (spring.into_iter().peekable(), jaxrs.into_iter().peekable());
     loop {
