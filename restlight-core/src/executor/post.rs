@@ -354,16 +354,20 @@ impl Post {
             }
         });
         // Each destination's letters in one go, in the order they were
-        // written, and one wake-up of its postman.
-        sent.sort_by_key(|(to, _)| Arc::as_ptr(to) as usize);
-        let mut letters = sent.drain(..).peekable();
-        while let Some((to, first)) = letters.next() {
+        // written, and one wake-up of its postman: the first letter's
+        // destination and every letter to it taken out in one pass, until
+        // none is left. A round writes to a few destinations (the threads
+        // whose requests it answered), so a few passes; a sort by
+        // destination did the same with 8 KB more code.
+        while let Some(key) = sent.first().map(|(to, _)| Arc::as_ptr(to)) {
+            let mut letters = sent.extract_if(.., |(to, _)| Arc::as_ptr(to) == key);
+            let Some((to, first)) = letters.next() else { break };
             let mut inbox = to.inbox.lock().unwrap_or_else(PoisonError::into_inner);
             let idle = inbox.letters.is_empty();
             let mut dropped = Vec::new();
             let mut put = |letter| if inbox.closed { dropped.push(letter) } else { inbox.letters.push(letter) };
             put(first);
-            while let Some((_, letter)) = letters.next_if(|(next, _)| Arc::ptr_eq(next, &to)) {
+            for (_, letter) in letters {
                 put(letter);
             }
             drop(inbox);
