@@ -682,7 +682,7 @@ impl Tree {
         }
         let mut all = search.all.unwrap_or_default();
         // A few groups, found nearly in order by the walk: an insertion
-        // sort, without an instance of the slice sort's code (4 KB).
+        // sort, without an instance of the slice sort's code (3 KB).
         crate::sort::insertion_sort_by(&mut all, Ord::cmp);
         all.dedup();
         all
