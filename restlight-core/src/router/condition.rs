@@ -14,16 +14,26 @@ use restlight_grammar::condition::Condition;
 /// groups that hold a conditional route check them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Conditions {
-    params: Vec<Condition<'static>>,
-    headers: Vec<Condition<'static>>,
+    /// The conditions on parameters and headers; `None` when there are
+    /// none (most routes): the conditions of every route are kept twice
+    /// (its listing and the router), 16 bytes each rather than 56.
+    lists: Option<Box<Lists>>,
     /// Whether a request path with one trailing `/` matches.
     trailing_slash: bool,
+}
+
+/// [`Conditions`] on query parameters and on headers, at least one of
+/// them not empty.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Lists {
+    params: Box<[Condition<'static>]>,
+    headers: Box<[Condition<'static>]>,
 }
 
 impl Default for Conditions {
     /// No parameter or header condition; a trailing `/` matches.
     fn default() -> Self {
-        Self { params: Vec::new(), headers: Vec::new(), trailing_slash: true }
+        Self { lists: None, trailing_slash: true }
     }
 }
 
@@ -41,7 +51,9 @@ impl Conditions {
             crate::sort::sort_by(list, &Ord::cmp);
             list.dedup();
         }
-        Self { params, headers, trailing_slash: true }
+        let lists = (!params.is_empty() || !headers.is_empty())
+            .then(|| Box::new(Lists { params: params.into_boxed_slice(), headers: headers.into_boxed_slice() }));
+        Self { lists, trailing_slash: true }
     }
 
     /// Sets whether a request path with one trailing `/` matches the route
@@ -71,26 +83,26 @@ impl Conditions {
     /// trailing `/` matches.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.params.is_empty() && self.headers.is_empty() && self.trailing_slash
+        self.lists.is_none() && self.trailing_slash
     }
 
     /// Whether both ask the same of the query and the headers (the
     /// trailing-slash rule aside: two routes that differ only there match
     /// the same requests without one).
     pub(crate) fn same_requirements(&self, other: &Self) -> bool {
-        self.params == other.params && self.headers == other.headers
+        self.lists == other.lists
     }
 
     /// The conditions on query parameters.
     #[must_use]
     pub fn params(&self) -> &[Condition<'static>] {
-        &self.params
+        self.lists.as_ref().map_or(&[], |lists| &lists.params)
     }
 
     /// The conditions on headers, names in lower case.
     #[must_use]
     pub fn headers(&self) -> &[Condition<'static>] {
-        &self.headers
+        self.lists.as_ref().map_or(&[], |lists| &lists.headers)
     }
 
     /// Whether they hold for a request: `Err(true)` when a parameter
@@ -103,11 +115,11 @@ impl Conditions {
         let param = |name: &str| -> Option<Cow<'_, str>> {
             form_urlencoded::parse(facts.query?.as_bytes()).find(|(n, _)| n == name).map(|(_, v)| v)
         };
-        if !self.params.iter().all(|c| c.holds(param(c.name()).as_deref())) {
+        if !self.params().iter().all(|c| c.holds(param(c.name()).as_deref())) {
             return Err(true);
         }
         let header = |name: &str| facts.headers?.get(name).map(|v| v.to_str().unwrap_or("\u{0}"));
-        if !self.headers.iter().all(|c| c.holds(header(c.name()))) {
+        if !self.headers().iter().all(|c| c.holds(header(c.name()))) {
             return Err(false);
         }
         Ok(())
@@ -118,7 +130,8 @@ impl Conditions {
     /// headers. Greater is more specific.
     pub(crate) fn rank(&self) -> (usize, usize, usize, usize) {
         let valued = |list: &[Condition<'_>]| list.iter().filter(|c| c.has_value()).count();
-        (self.params.len(), valued(&self.params), self.headers.len(), valued(&self.headers))
+        let (params, headers) = (self.params(), self.headers());
+        (params.len(), valued(params), headers.len(), valued(headers))
     }
 }
 
@@ -126,10 +139,11 @@ impl fmt::Display for Conditions {
     /// `params: version=2, !debug; headers: x-api=1`, leaving out an empty list.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let join = |list: &[Condition<'_>]| list.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
-        match (self.params.is_empty(), self.headers.is_empty()) {
-            (false, false) => write!(f, "params: {}; headers: {}", join(&self.params), join(&self.headers)),
-            (false, true) => write!(f, "params: {}", join(&self.params)),
-            (true, false) => write!(f, "headers: {}", join(&self.headers)),
+        let (params, headers) = (self.params(), self.headers());
+        match (params.is_empty(), headers.is_empty()) {
+            (false, false) => write!(f, "params: {}; headers: {}", join(params), join(headers)),
+            (false, true) => write!(f, "params: {}", join(params)),
+            (true, false) => write!(f, "headers: {}", join(headers)),
             (true, true) => Ok(()),
         }
     }

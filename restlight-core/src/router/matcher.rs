@@ -373,8 +373,10 @@ enum SegMatcher {
     Var,
     /// Literals and unconstrained variables, against the decoded segment.
     Plain(Vec<Plain>),
-    /// Constrained variables, against the raw segment.
-    Regex(Compiled),
+    /// Constrained variables, against the raw segment. Boxed: a compiled
+    /// regex is 80 bytes, and every pattern child (most of them `{id}`)
+    /// would be as large.
+    Regex(Box<Compiled>),
 }
 
 #[derive(Debug)]
@@ -587,7 +589,7 @@ impl Tree {
             return Ok(*child);
         }
         let matcher = if seg.iter().any(|p| matches!(p, Piece::Var(v) if t.vars[*v].regex.is_some())) {
-            SegMatcher::Regex(compile(t, &[seg])?)
+            SegMatcher::Regex(Box::new(compile(t, &[seg])?))
         } else {
             SegMatcher::Plain(
                 seg.iter()

@@ -432,13 +432,8 @@ impl Router {
             let refs: Vec<EntryRef<'_>> = members.iter().map(|&i| entries(i)).collect();
             conflicts.extend(conflict::conflicts(&refs));
         }
-        let mut router = Router {
-            tree: Tree::default(),
-            groups: Vec::with_capacity(groups.len()),
-            routes: Vec::with_capacity(count),
-            any: any(),
-            strict: false,
-        };
+        let mut router =
+            Router { tree: Tree::default(), groups: Vec::new(), routes: Vec::new(), any: any(), strict: false };
         // The tree's nodes and the build's table of literal children grow
         // as templates go in. Room for every segment of every template (a
         // bound: templates share their prefixes) is about twice what they
@@ -446,31 +441,11 @@ impl Router {
         // resident; growing costs copies and rehashes instead, about 32,000
         // instructions for as many routes.
         let mut build = matcher::Build::default();
-        // The route ids of each group, in a buffer reused for every group.
-        let mut ids: Vec<usize> = Vec::new();
         for (id, (template, members)) in groups.iter().enumerate() {
-            let members = &order[members.clone()];
             if let Err(e) = router.tree.insert(template, id, &mut build) {
-                let first = entries(members[0]);
+                let first = entries(order[members.start]);
                 problems.push(RouterProblem::Unroutable { route: first.to_entry(), reason: e });
             }
-            ids.clear();
-            ids.extend(router.routes.len()..router.routes.len() + members.len());
-            for &i in members {
-                let e = entries(i);
-                let vars = var_names[i].take().unwrap_or_default();
-                let distinct_vars = vars.iter().enumerate().all(|(k, v)| !vars[..k].contains(v));
-                router.routes.push(Route {
-                    index: i,
-                    method: e.method.clone(),
-                    consumes: e.consumes.to_vec(),
-                    produces: e.produces.to_vec(),
-                    vars,
-                    distinct_vars,
-                    conditions: e.conditions.clone(),
-                });
-            }
-            router.groups.push(Group::new(&router.routes, &ids));
         }
         router.tree.finish(build);
         if !problems.is_empty() || !conflicts.is_empty() {
@@ -481,6 +456,37 @@ impl Router {
         for (_, members) in groups.iter().filter(|(_, members)| members.len() > 1) {
             let members: Vec<EntryRef<'_>> = order[members.clone()].iter().map(|&i| entries(i)).collect();
             warnings.extend(conflict::outranked(&members));
+        }
+        // The templates are done with once the tree is built and checked:
+        // they are freed before the routes and groups are made, which then
+        // take their place in memory instead of pages of their own (every
+        // page the start touches is a page fault, and stays resident).
+        let members: Vec<std::ops::Range<usize>> = groups.into_iter().map(|(_, members)| members).collect();
+        drop(compiled);
+        drop(shapes);
+        router.groups.reserve_exact(members.len());
+        router.routes.reserve_exact(count);
+        // The route ids of each group, in a buffer reused for every group.
+        let mut ids: Vec<usize> = Vec::new();
+        for members in members {
+            let members = &order[members];
+            ids.clear();
+            ids.extend(router.routes.len()..router.routes.len() + members.len());
+            for &i in members {
+                let e = entries(i);
+                let vars = var_names[i].take().unwrap_or_default();
+                let distinct_vars = vars.iter().enumerate().all(|(k, v)| !vars[..k].contains(v));
+                router.routes.push(Route {
+                    index: i,
+                    method: e.method.clone(),
+                    consumes: e.consumes.into(),
+                    produces: e.produces.into(),
+                    vars,
+                    distinct_vars,
+                    conditions: e.conditions.clone(),
+                });
+            }
+            router.groups.push(Group::new(&router.routes, &ids));
         }
         Ok((router, warnings))
     }

@@ -18,8 +18,8 @@ pub(crate) struct Route {
     /// Index into the entries given to `Router::new`.
     pub(crate) index: usize,
     pub(crate) method: Method,
-    pub(crate) consumes: Vec<MediaType>,
-    pub(crate) produces: Vec<MediaType>,
+    pub(crate) consumes: Box<[MediaType]>,
+    pub(crate) produces: Box<[MediaType]>,
     /// Names of the template variables, in template order; one list shared
     /// by the routes whose templates name the same variables.
     pub(crate) vars: Arc<[Arc<str>]>,
@@ -309,13 +309,13 @@ impl Group {
             return Ok(Selected::Route { route, produce, head_from_get });
         }
         if consumers().next().is_none() {
-            let consumable = union(ids.iter().map(|&id| &routes[id].consumes));
+            let consumable = union(ids.iter().map(|&id| &*routes[id].consumes));
             let content_type = content_type.unwrap_or_default().to_owned();
             return Err(RouteError::UnsupportedMediaType { content_type, consumable });
         }
         Err(RouteError::NotAcceptable {
             accept: accept.header().unwrap_or_default().to_owned(),
-            producible: union(consumers().map(|r| &r.produces)),
+            producible: union(consumers().map(|r| &*r.produces)),
         })
     }
 }
@@ -395,7 +395,7 @@ fn consumes_score(route: &Route, content: Option<&Option<Entry<'_>>>) -> Option<
     }
 }
 
-fn union<'a>(lists: impl Iterator<Item = &'a Vec<MediaType>>) -> Vec<MediaType> {
+fn union<'a>(lists: impl Iterator<Item = &'a [MediaType]>) -> Vec<MediaType> {
     let mut out: Vec<MediaType> = Vec::new();
     for media in lists.flatten() {
         if !out.contains(media) {
