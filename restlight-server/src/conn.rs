@@ -2,6 +2,7 @@
 
 use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
@@ -146,7 +147,7 @@ pub(crate) async fn serve_connection(
             _ = phase.wait_for(|phase| *phase != Phase::Serving) => return,
         };
         match accepted {
-            Ok((stream, protocol)) => Box::pin(serve_io(stream, protocol, remote, &ctx, phase)).await,
+            Ok((stream, protocol)) => serve_io_boxed(stream, protocol, remote, &ctx, phase).await,
             Err(err) => tracing::debug!(%remote, %err, "closing connection"),
         }
         return;
@@ -157,9 +158,28 @@ pub(crate) async fn serve_connection(
         _ = phase.wait_for(|phase| *phase != Phase::Serving) => return,
     };
     match protocol {
-        Ok(protocol) => Box::pin(serve_io(stream, protocol, remote, &ctx, phase)).await,
+        Ok(protocol) => serve_io_boxed(stream, protocol, remote, &ctx, phase).await,
         Err(err) => tracing::debug!(%remote, %err, "closing connection"),
     }
+}
+
+/// [`serve_io`]'s future, boxed. Out of line: the future (some 4 KB) is
+/// built on the stack before it is moved into its box, and built here it
+/// takes no room in the frame of [`serve_connection`], which every poll of
+/// the connection runs below (a thread's stack is as deep as its deepest
+/// call, and each page of it is a page fault and stays resident).
+#[inline(never)]
+fn serve_io_boxed<'a, S>(
+    stream: S,
+    protocol: Protocol,
+    remote: SocketAddr,
+    ctx: &'a ConnContext,
+    phase: watch::Receiver<Phase>,
+) -> Pin<Box<impl Future<Output = ()> + Send + 'a>>
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    Box::pin(serve_io(stream, protocol, remote, ctx, phase))
 }
 
 /// Serves one HTTP/1 connection over `io` as the server serves an accepted

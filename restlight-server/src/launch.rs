@@ -17,7 +17,7 @@ use crate::conn::ConnContext;
 use crate::handle::ServerHandle;
 use crate::ops::{Endpoint, Observe, OpsShared, RequestMetrics, Scrape};
 use crate::protect::Counters;
-use crate::runtime::Runtimes;
+use crate::runtime::{IoLoops, Runtimes};
 use crate::serve::{serve, Listener};
 use crate::shutdown;
 
@@ -94,7 +94,6 @@ pub(crate) fn serve_here(restlight: Restlight, signals: Signals) -> Result<()> {
 }
 
 /// Builds everything, reports readiness, serves until stopped, tears down.
-#[allow(clippy::too_many_lines)]
 fn server_thread(
     restlight: Restlight,
     signals: Signals,
@@ -102,6 +101,45 @@ fn server_thread(
     ready: &Giver<Result<Ready>>,
     counters: Arc<Counters>,
 ) {
+    let Some(Started { runtimes, app, listener, addr, ctx, mgmt, ops, shutdown_timeout }) =
+        start(restlight, ready, counters)
+    else {
+        return;
+    };
+    let stop = mark_shutting_down(stop_signal(stop, signals), ops);
+    let stop = reject_queued_after(stop, app.clone(), shutdown_timeout);
+    let timeout = shutdown_timeout + QUEUE_FLUSH_GRACE;
+    let io = Arc::clone(&runtimes.io);
+    runtimes.block_on(accept_loops(listener, ctx, mgmt, io, stop, signals, timeout));
+    runtimes.shutdown();
+    // The application's executors are idle now: every request future was
+    // dropped with the IO loops. The handle may still hold the app (for
+    // its metrics); their runtimes go with the last reference.
+    drop(app);
+    tracing::info!(%addr, "restlight stopped");
+}
+
+/// What [`start`] leaves to the server thread once it listens.
+struct Started {
+    runtimes: Runtimes,
+    app: App,
+    listener: Listener,
+    addr: SocketAddr,
+    ctx: Arc<ConnContext>,
+    mgmt: Option<(Listener, SocketAddr, ConnContext)>,
+    ops: Option<Arc<OpsShared>>,
+    shutdown_timeout: Duration,
+}
+
+/// [`server_thread`] up to readiness: the runtimes, the application, the
+/// listeners and the connections' context built, readiness (or the
+/// failure) reported. `None` once a failure is reported. Out of line: what
+/// it builds and moves is some kilobytes of stack, which the server
+/// thread's frame would otherwise keep while every accept (and, with one
+/// IO thread, every connection) runs below it.
+#[inline(never)]
+#[allow(clippy::too_many_lines)]
+fn start(restlight: Restlight, ready: &Giver<Result<Ready>>, counters: Arc<Counters>) -> Option<Started> {
     #[cfg(feature = "openapi")]
     let openapi = restlight.openapi.clone();
     let Restlight { app, options, user_biz, actuator, access_log, .. } = restlight;
@@ -109,7 +147,7 @@ fn server_thread(
         Ok(runtimes) => runtimes,
         Err(err) => {
             ready.give(Err(err.into()));
-            return;
+            return None;
         }
     };
     let app = match options.biz_scheduler() {
@@ -126,7 +164,7 @@ fn server_thread(
         Err(err) => {
             ready.give(Err(err.into()));
             runtimes.shutdown();
-            return;
+            return None;
         }
     };
     #[cfg(feature = "openapi")]
@@ -171,7 +209,7 @@ fn server_thread(
         Err(err) => {
             ready.give(Err(Error::Io(err)));
             runtimes.shutdown();
-            return;
+            return None;
         }
     };
 
@@ -192,7 +230,7 @@ fn server_thread(
         Err(err) => {
             ready.give(Err(conn_error(err)));
             runtimes.shutdown();
-            return;
+            return None;
         }
     };
     let scheme = if ctx.is_tls() { "https" } else { "http" };
@@ -202,13 +240,28 @@ fn server_thread(
         tracing::info!(%at, "restlight actuator listening on {scheme}://{at}");
     }
     ready.give(Ok(Ready { addr, actuator_addr, app: app.clone() }));
-    let stop = mark_shutting_down(stop_signal(stop, signals), ops.clone());
-    let stop = reject_queued_after(stop, app.clone(), options.shutdown_timeout);
-    let timeout = options.shutdown_timeout + QUEUE_FLUSH_GRACE;
-    let io = Arc::clone(&runtimes.io);
-    // Boxed: the accept loops' state is kept on the heap rather than in
-    // this thread's stack frames, which then reach fewer pages at start.
-    runtimes.block_on(Box::pin(async move {
+    Some(Started { runtimes, app, listener, addr, ctx, mgmt, ops, shutdown_timeout: options.shutdown_timeout })
+}
+
+/// The accept loops of the application's listener and of the management
+/// one, if any, until the drain is done. Boxed: their state is kept on the
+/// heap rather than in the server thread's frames. Out of line: the future
+/// (some 3 KB) is built on the stack before it is moved into its box, and
+/// built here it takes no room in the frame of [`server_thread`], which
+/// every accept and, with one IO thread, every connection runs below (a
+/// thread's stack is as deep as its deepest call, and each page of it is a
+/// page fault and stays resident).
+#[inline(never)]
+fn accept_loops(
+    listener: Listener,
+    ctx: Arc<ConnContext>,
+    mgmt: Option<(Listener, SocketAddr, ConnContext)>,
+    io: Arc<IoLoops>,
+    stop: impl Future<Output = ()>,
+    signals: Signals,
+    timeout: Duration,
+) -> std::pin::Pin<Box<impl Future<Output = ()>>> {
+    Box::pin(async move {
         let (mgmt_stop_tx, mut mgmt_stop_rx) = watch::channel(false);
         let mgmt_task = mgmt.map(|(listener, _, ctx)| {
             let stop = async move {
@@ -226,13 +279,7 @@ fn server_thread(
         if let Some(task) = mgmt_task {
             let _ = task.await;
         }
-    }));
-    runtimes.shutdown();
-    // The application's executors are idle now: every request future was
-    // dropped with the IO loops. The handle may still hold the app (for
-    // its metrics); their runtimes go with the last reference.
-    drop(app);
-    tracing::info!(%addr, "restlight stopped");
+    })
 }
 
 /// How long the management listener's connections get to finish once the

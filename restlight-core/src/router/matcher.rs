@@ -11,6 +11,8 @@
 //! `regex-lite` regex. Every matching template is found and the best group
 //! wins; subtrees that cannot beat the best so far are pruned.
 
+use std::borrow::Cow;
+
 use rustc_hash::FxHashMap as HashMap;
 use std::fmt::Write as _;
 
@@ -349,13 +351,15 @@ fn table<S: Copy + Default + PartialEq + TryFrom<usize>>(keys: &[Key]) -> Box<[S
 }
 
 /// What building the tree needs and the tree does not keep: the literal
-/// children of every node in one map (borrowing the templates' text), and
+/// children of every node in one map (borrowing the route entries' text,
+/// not the templates', so that the templates can be freed before the tree
+/// is finished; a literal decoded from an escape is the map's own copy), and
 /// the shapes of pattern segments, which find the child an equivalent
 /// segment shares (lookups never read them). Each node's own table is
 /// made once, sized, when the tree is finished.
 #[derive(Debug, Default)]
-pub(crate) struct Build<'t> {
-    literals: HashMap<(usize, &'t str), usize>,
+pub(crate) struct Build<'e> {
+    literals: HashMap<(usize, Cow<'e, str>), usize>,
     /// The segment being added, written as its shape.
     shape: String,
     /// The shapes of all pattern children, one after the other: one
@@ -466,12 +470,7 @@ impl Tree {
     /// # Errors
     /// When the combined regex of the template does not compile.
     /// What is not kept goes to `build`, handed to [`finish`](Self::finish).
-    pub(crate) fn insert<'t>(
-        &mut self,
-        t: &'t Template<'_>,
-        group: usize,
-        build: &mut Build<'t>,
-    ) -> Result<(), String> {
+    pub(crate) fn insert<'e>(&mut self, t: &Template<'e>, group: usize, build: &mut Build<'e>) -> Result<(), String> {
         if self.nodes.is_empty() {
             self.nodes.push(Node { best: usize::MAX, ..Node::default() });
         }
@@ -480,8 +479,8 @@ impl Tree {
         let fixed = t.tail_start.unwrap_or(t.segments.len());
         for seg in &t.segments[..fixed] {
             node = match seg.as_slice() {
-                [] => self.literal_child(node, "", build),
-                [Piece::Lit(text)] => self.literal_child(node, text, build),
+                [] => self.literal_child(node, Cow::Borrowed(""), build),
+                [Piece::Lit(text)] => self.literal_child(node, text.clone(), build),
                 _ => self.pattern_child(node, t, seg, build)?,
             };
             self.nodes[node].best = self.nodes[node].best.min(group);
@@ -516,7 +515,7 @@ impl Tree {
         let mut children: Vec<Vec<Key>> = counts.iter().map(|&n| Vec::with_capacity(n)).collect();
         drop(counts);
         for ((node, text), child) in build.literals {
-            children[node].push(Key::new(text, child));
+            children[node].push(Key::new(&text, child));
         }
         for (node, children) in self.nodes.iter_mut().zip(children) {
             node.literal = Literals::of(children);
@@ -548,12 +547,13 @@ impl Tree {
         self.statics.finish();
     }
 
-    fn literal_child<'t>(&mut self, node: usize, text: &'t str, build: &mut Build<'t>) -> usize {
-        if let Some(&child) = build.literals.get(&(node, text)) {
+    fn literal_child<'e>(&mut self, node: usize, text: Cow<'e, str>, build: &mut Build<'e>) -> usize {
+        let key = (node, text);
+        if let Some(&child) = build.literals.get(&key) {
             return child;
         }
         let child = self.new_node();
-        build.literals.insert((node, text), child);
+        build.literals.insert(key, child);
         child
     }
 
@@ -694,16 +694,16 @@ impl Tree {
 /// The key of the static table for `path`: decoded segments joined with
 /// `/`, or `None` when a decoded segment contains `/` (no static route has
 /// one); with whether the raw path is exactly the key (had no escapes).
-fn static_key<S: Segments>(path: &S) -> Option<(std::borrow::Cow<'_, str>, bool)> {
+fn static_key<S: Segments>(path: &S) -> Option<(Cow<'_, str>, bool)> {
     let raw = path.raw();
     if !path.may_escape() || !raw.contains('%') {
-        return Some((std::borrow::Cow::Borrowed(raw), true));
+        return Some((Cow::Borrowed(raw), true));
     }
     let texts: Vec<&str> = (0..path.count()).map(|i| path.text(i)).collect();
     if texts.iter().any(|text| text.contains('/')) {
         return None;
     }
-    Some((std::borrow::Cow::Owned(texts.join("/")), false))
+    Some((Cow::Owned(texts.join("/")), false))
 }
 
 fn lit<'p>(piece: &'p Piece<'_>) -> &'p str {

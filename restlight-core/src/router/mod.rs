@@ -447,7 +447,6 @@ impl Router {
                 problems.push(RouterProblem::Unroutable { route: first.to_entry(), reason: e });
             }
         }
-        router.tree.finish(build);
         if !problems.is_empty() || !conflicts.is_empty() {
             problems.extend(conflicts);
             return Err(RouterError::new(problems));
@@ -457,13 +456,15 @@ impl Router {
             let members: Vec<EntryRef<'_>> = order[members.clone()].iter().map(|&i| entries(i)).collect();
             warnings.extend(conflict::outranked(&members));
         }
-        // The templates are done with once the tree is built and checked:
-        // they are freed before the routes and groups are made, which then
-        // take their place in memory instead of pages of their own (every
-        // page the start touches is a page fault, and stays resident).
+        // The templates are done with once they are in the tree and
+        // checked: they are freed before the tree is finished and the routes
+        // and groups are made, which then take their place in memory
+        // instead of pages of their own (every page a start touches is a
+        // page fault, and stays resident).
         let members: Vec<std::ops::Range<usize>> = groups.into_iter().map(|(_, members)| members).collect();
         drop(compiled);
         drop(shapes);
+        router.tree.finish(build);
         router.groups.reserve_exact(members.len());
         router.routes.reserve_exact(count);
         // The route ids of each group, in a buffer reused for every group.
