@@ -94,6 +94,9 @@ pub(crate) fn serve_here(restlight: Restlight, signals: Signals) -> Result<()> {
 }
 
 /// Builds everything, reports readiness, serves until stopped, tears down.
+/// Out of line: called from [`launch`] and [`serve_here`], and once for a
+/// server's life.
+#[inline(never)]
 fn server_thread(
     restlight: Restlight,
     signals: Signals,
