@@ -12,11 +12,10 @@
 //! wins; subtrees that cannot beat the best so far are pruned.
 
 use std::borrow::Cow;
-
-use rustc_hash::FxHashMap as HashMap;
 use std::fmt::Write as _;
 
 use regex_lite::Regex;
+use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
 
 use super::decode::{parse_path, Segments};
