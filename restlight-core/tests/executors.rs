@@ -130,7 +130,9 @@ async fn a_full_queue_answers_429_at_once() {
 
     let start = Instant::now();
     let rejected = client.get("/slow").header("accept", "application/problem+json").send().await;
-    assert!(start.elapsed() < Duration::from_millis(500), "429 took {:?}", start.elapsed());
+    // The two requests ahead of it hold the executor until the gate opens:
+    // a 429 that waited for them would not come at all.
+    assert!(start.elapsed() < Duration::from_secs(2), "429 took {:?}", start.elapsed());
     assert_eq!(rejected.status(), 429);
     let problem = rejected.text();
     assert!(problem.contains("`small` is full") && problem.contains("\"queue\":1"), "{problem}");

@@ -40,20 +40,24 @@ fn is_child(var: &str) -> bool {
 }
 
 /// What both children serve: `with` plus `GET /threads` (this process's
-/// threads) and `GET /slow` (answered after 600 ms), on a port of the
+/// threads) and `GET /slow` (answered after 2 s), on a port of the
 /// system's choosing with `io_threads` IO threads, by `run` until it
 /// returns.
 fn run_child(io_threads: usize, with: restlight_server::Restlight) {
     with.io_threads(io_threads)
         .route(get("/threads").handle(|_ctx| async { thread_names().join(",") }))
         .route(get("/slow").handle(|_ctx| async {
-            tokio::time::sleep(Duration::from_millis(600)).await;
+            tokio::time::sleep(SLOW).await;
             "slow done"
         }))
         .run()
         .unwrap();
     println!("run returned");
 }
+
+/// How long `GET /slow` takes: long enough that a busy machine still
+/// closes the listener well within it.
+const SLOW: Duration = Duration::from_secs(2);
 
 const ONE_LOOP_VAR: &str = "RESTLIGHT_TEST_RUN_ONE_LOOP_CHILD";
 
@@ -235,8 +239,8 @@ fn run_serves_until_sigterm_then_drains() {
         assert!(!names.iter().any(|n| n.starts_with("restlight-serv")), "{names:?}");
     }
 
-    // The listener closes before the slow request (600 ms) is answered.
-    term_during_slow(child, addr, Duration::from_millis(400));
+    // The listener closes well before the slow request is answered.
+    term_during_slow(child, addr, SLOW * 3 / 4);
 }
 
 const LONG_DRAIN_VAR: &str = "RESTLIGHT_TEST_RUN_LONG_DRAIN_CHILD";
