@@ -11,7 +11,8 @@
 # `cargo test` does, from its package's directory, while HOGS processes
 # (default: one per core) spin on the CPU beside it. A binary that fails
 # has its output kept in OUT (default: target/flake-hunt), named after
-# the binary and the pass. EXCLUDE lists test targets left out (default:
+# the binary's file (two packages may have test targets of one name) and
+# the pass. EXCLUDE lists test targets left out (default:
 # `ui cli import`, whose time is spent in the compiler they run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +33,7 @@ cleanup() {
 trap cleanup EXIT
 
 # The test binaries and the directories their packages are in.
-cargo test --workspace --locked --no-run --message-format=json 2>/dev/null | python3 -c '
+cargo test --workspace --locked --no-run --message-format=json | python3 -c '
 import json, os, sys
 for line in sys.stdin:
     try:
@@ -64,12 +65,12 @@ while ((SECONDS < end)); do
     while read -r dir exe name; do
         [[ " $EXCLUDE " == *" $name "* ]] && continue
         ((SECONDS < end)) || break
-        log="$OUT/${name}_$passes.log"
+        log="$OUT/$(basename "$exe")_$passes.log"
         if (cd "$dir" && timeout 600 "$exe" -q >"$log" 2>&1); then
             rm -f "$log"
         else
             failures=$((failures + 1))
-            echo "pass $passes: $name failed (see $log)"
+            echo "pass $passes: $name in ${dir#"$PWD"/} failed (see $log)"
         fi
     done <"$list"
 done
